@@ -1,0 +1,255 @@
+/*
+ * libvbmc — Variational Bayesian Monte Carlo behind a C99 ask-tell interface.
+ *
+ * The host program asks for the next point, evaluates its log joint (log likelihood + log prior)
+ * however it likes, and tells the value back. From those evaluations the library builds a
+ * Gaussian-process surrogate of the log joint and a mixture-of-Gaussians variational posterior,
+ * and returns the posterior (sample it, evaluate its density, read its moments) together with a
+ * lower bound on the log model evidence (the ELBO). Algorithm: Acerbi (2018), NeurIPS.
+ *
+ * Conventions of this header
+ *   - Arrays are row-major: a set of n points in dimension dim is x[n*dim].
+ *   - The caller owns everything it passes and allocates every numeric output; the library owns
+ *     the objects behind its handles and frees them in the matching _destroy (NULL is a no-op).
+ *   - Every fallible call returns a vbmc_status: 0 is success, positive values are informational,
+ *     negative values are errors. After an error on a run, vbmc_last_error(run) says what was wrong;
+ *     a failed call leaves the handle as it was before the call.
+ *   - One handle is used by one thread at a time; different handles are fully independent.
+ */
+#ifndef VBMC_VBMC_H
+#define VBMC_VBMC_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define VBMC_VERSION_MAJOR 0
+#define VBMC_VERSION_MINOR 1
+#define VBMC_VERSION_PATCH 0
+
+/* Largest dimension a run accepts. */
+#define VBMC_MAX_DIM 64
+
+#if defined(_WIN32) && defined(VBMC_BUILDING)
+#define VBMC_API __declspec(dllexport)
+#elif defined(VBMC_BUILDING) && (defined(__GNUC__) || defined(__clang__))
+#define VBMC_API __attribute__((visibility("default")))
+#else
+#define VBMC_API
+#endif
+
+/* ---------------------------------------------------------------------------------------------
+ * Handles and status codes
+ * ------------------------------------------------------------------------------------------- */
+
+typedef struct vbmc_opts vbmc_opts; /* options, opaque; copied by vbmc_create */
+typedef struct vbmc vbmc;           /* one inference run, opaque */
+typedef struct vbmc_post vbmc_post; /* a variational posterior snapshot, independent of its run */
+
+/* Status codes. The values are part of the ABI and are never renumbered. */
+typedef enum vbmc_status {
+    VBMC_OK = 0,
+    VBMC_DONE = 1,        /* vbmc_ask: the run has finished; nothing more to evaluate */
+    VBMC_E_ARG = -1,      /* invalid argument: NULL, bad dimension, lb >= ub, NaN in x0, ... */
+    VBMC_E_STATE = -2,    /* call not valid now: tell of a point not pending, too many asks, ... */
+    VBMC_E_OPTION = -3,   /* unknown option name or value out of range */
+    VBMC_E_NOMEM = -4,    /* memory could not be allocated */
+    VBMC_E_NUMERIC = -5,  /* numerical failure the run could not recover from */
+    VBMC_E_IO = -6,       /* a file could not be read or written */
+    VBMC_E_FORMAT = -7,   /* a file is not a valid checkpoint / posterior, or is from an
+                             incompatible version */
+    VBMC_E_INTERNAL = -8  /* a bug in the library; the message says where */
+} vbmc_status;
+
+/* Log levels passed to a vbmc_log_fn. */
+#define VBMC_LOG_ERROR 0
+#define VBMC_LOG_WARN 1
+#define VBMC_LOG_INFO 2 /* the iteration table */
+#define VBMC_LOG_DEBUG 3
+
+/* The library version as "MAJOR.MINOR.PATCH". Static string, never freed. */
+VBMC_API const char *vbmc_version(void);
+
+/* The name of a status ("VBMC_E_ARG", ...). Total: any value gives a static string
+ * ("VBMC_UNKNOWN_STATUS" for values that are not a vbmc_status). */
+VBMC_API const char *vbmc_status_name(vbmc_status status);
+
+/* ---------------------------------------------------------------------------------------------
+ * Options
+ *
+ * Options use PyVBMC's snake_case names (max_fun_evals, fun_eval_start, seed, display, ...).
+ * Every option can be set as text; numeric options also with the typed setters. A setter that
+ * fails leaves the option unchanged. The error of an options call is read with vbmc_opts_error.
+ * ------------------------------------------------------------------------------------------- */
+
+/* Create an options object holding the defaults. *out receives a handle owned by the caller and
+ * released with vbmc_opts_destroy. Errors: VBMC_E_ARG (out is NULL), VBMC_E_NOMEM. */
+VBMC_API vbmc_status vbmc_opts_create(vbmc_opts **out);
+
+/* Release an options object. NULL is a no-op. */
+VBMC_API void vbmc_opts_destroy(vbmc_opts *opts);
+
+/* Set option `name` from text ("200", "1e-3", "iter", "true"). Errors: VBMC_E_ARG (NULL opts,
+ * name or value), VBMC_E_OPTION (unknown name, unparsable or out-of-range value). */
+VBMC_API vbmc_status vbmc_opts_set(vbmc_opts *opts, const char *name, const char *value);
+
+/* Set an integer-valued (or real-valued) option. Errors as vbmc_opts_set; VBMC_E_OPTION also for
+ * a text option. */
+VBMC_API vbmc_status vbmc_opts_set_int(vbmc_opts *opts, const char *name, long long value);
+
+/* Set a real-valued option (an integer option accepts a double with an integral value). Errors as
+ * vbmc_opts_set_int. */
+VBMC_API vbmc_status vbmc_opts_set_double(vbmc_opts *opts, const char *name, double value);
+
+/* Read an option's current value as text into buf[size] (always NUL-terminated when size > 0).
+ * Errors: VBMC_E_ARG (NULL argument, buffer too small), VBMC_E_OPTION (unknown name). */
+VBMC_API vbmc_status vbmc_opts_get(const vbmc_opts *opts, const char *name, char *buf, size_t size);
+
+/* The sentence describing the last failed call on this options object ("" if none). Owned by
+ * the object, valid until its next call or its destruction. NULL opts gives a static message. */
+VBMC_API const char *vbmc_opts_error(const vbmc_opts *opts);
+
+/* Introspection, for bindings and documentation: the number of options, and for index i in
+ * [0, count) its name, its type ("int", "double", "text" or "bool"), its default as text and a
+ * one-line help. Static strings; NULL for an index out of range. */
+VBMC_API int vbmc_opts_count(void);
+VBMC_API const char *vbmc_opts_name(int index);
+VBMC_API const char *vbmc_opts_type(int index);
+VBMC_API const char *vbmc_opts_default(int index);
+VBMC_API const char *vbmc_opts_help(int index);
+
+/* ---------------------------------------------------------------------------------------------
+ * Runs
+ * ------------------------------------------------------------------------------------------- */
+
+/* Create a run in dimension dim (1 <= dim <= VBMC_MAX_DIM).
+ *   x0[dim]   starting point; NULL means the centre of the plausible box. Finite, lb < x0 < ub.
+ *   lb[dim], ub[dim]  hard bounds; NULL means unbounded; entries may be -INFINITY / +INFINITY.
+ *   plb[dim], pub[dim]  finite plausible box, lb < plb < pub < ub; required.
+ *   opts      NULL for defaults; copied, so the caller may destroy it right after the call.
+ * *out receives a run owned by the caller, released with vbmc_destroy. On error *out is NULL and,
+ * since no run exists, the message is read with vbmc_last_error(NULL).
+ * Errors: VBMC_E_ARG (NULL out/plb/pub, bad dim, misordered or non-finite bounds, x0 outside),
+ * VBMC_E_OPTION (options inconsistent with dim), VBMC_E_NOMEM. */
+VBMC_API vbmc_status vbmc_create(vbmc **out, int dim, const double *x0, const double *lb,
+                                 const double *ub, const double *plb, const double *pub,
+                                 const vbmc_opts *opts);
+
+/* Release a run and everything it owns. NULL is a no-op. */
+VBMC_API void vbmc_destroy(vbmc *run);
+
+/* A sentence about the last failed call on this run ("" if the last call succeeded). Owned by
+ * the run, valid until its next call. With run == NULL: the message of the last failed
+ * vbmc_create / vbmc_load / vbmc_post_load on this thread. */
+VBMC_API const char *vbmc_last_error(const vbmc *run);
+
+/* The dimension of the run (0 for NULL). */
+VBMC_API int vbmc_dim(const vbmc *run);
+
+/* Ask for the next point to evaluate: fills x[dim] (original space) and returns VBMC_OK, or
+ * returns VBMC_DONE when the run has finished. Up to option max_pending asks (default 1) may be
+ * outstanding; results may be told in any order. Errors: VBMC_E_ARG (NULL), VBMC_E_STATE (the
+ * pending limit is reached), VBMC_E_NUMERIC. */
+VBMC_API vbmc_status vbmc_ask(vbmc *run, double *x);
+
+/* Tell the log joint (log likelihood + log prior) at a pending point x[dim], bitwise the x that
+ * vbmc_ask returned. log_joint_sd: 0 for an exact target, > 0 the noise SD of a noisy estimate.
+ * A non-finite log_joint records a failed evaluation: counted against the budget and kept in the
+ * history, never given to the surrogate. Errors: VBMC_E_ARG (NULL, NaN in x, negative or
+ * non-finite SD), VBMC_E_STATE (x is not pending). After an error nothing was recorded. */
+VBMC_API vbmc_status vbmc_tell(vbmc *run, const double *x, double log_joint, double log_joint_sd);
+
+/* Add an evaluation the run did not ask for (earlier work, a point of interest) to the training
+ * set. Same arguments and errors as vbmc_tell; x must lie strictly inside the hard bounds. */
+VBMC_API vbmc_status vbmc_tell_extra(vbmc *run, const double *x, double log_joint,
+                                     double log_joint_sd);
+
+/* Give up a pending point without a value (its job was lost); the run will ask again.
+ * Errors: VBMC_E_ARG (NULL), VBMC_E_STATE (x is not pending). */
+VBMC_API vbmc_status vbmc_abandon(vbmc *run, const double *x);
+
+/* Copy the i-th pending point (0 <= i < stat "pending") into x[dim], e.g. to re-dispatch work
+ * after vbmc_load. Errors: VBMC_E_ARG (NULL, i out of range). */
+VBMC_API vbmc_status vbmc_pending_point(const vbmc *run, int i, double *x);
+
+/* A scalar fact about the run, by name: "iteration", "func_count" (evaluations told, failures
+ * included), "failed_count", "train_count" (points in the surrogate's training set), "elbo",
+ * "elbo_sd", "components", "converged" (0/1), "warmup" (0/1), "finished" (0/1), "pending",
+ * "stable_count", "gp_samples", "dim", "max_fun_evals". "elbo"/"elbo_sd" are NaN before the first
+ * iteration. Errors: VBMC_E_ARG (NULL, unknown name). */
+VBMC_API vbmc_status vbmc_stat(const vbmc *run, const char *name, double *value);
+
+/* The log-joint callback used by vbmc_run: returns the log joint at x[dim]; it may set
+ * *log_joint_sd to the noise SD of its estimate (it is 0 on entry). */
+typedef double (*vbmc_log_joint_fn)(const double *x, double *log_joint_sd, void *userdata);
+
+/* Convenience driver: loops vbmc_ask / f / vbmc_tell until the run finishes. Returns VBMC_DONE on
+ * completion, or the first error status (the run stays usable and can be resumed). */
+VBMC_API vbmc_status vbmc_run(vbmc *run, vbmc_log_joint_fn f, void *userdata);
+
+/* Library output (the iteration table, warnings) goes to a logger. The default writes to stderr,
+ * filtered by option "display" ("off", "final", "notify", "iter"). fn == NULL restores the default.
+ * The userdata pointer is not saved in checkpoints. Errors: VBMC_E_ARG (NULL run). */
+typedef void (*vbmc_log_fn)(void *userdata, int level, const char *line);
+VBMC_API vbmc_status vbmc_set_logger(vbmc *run, vbmc_log_fn fn, void *userdata);
+
+/* Checkpoints: the whole state of a run, so a killed host resumes where it stopped.
+ * vbmc_save writes atomically (temporary file, flush, rename): the file at path is either the
+ * old one or the complete new one. Errors: VBMC_E_ARG, VBMC_E_IO. */
+VBMC_API vbmc_status vbmc_save(const vbmc *run, const char *path);
+
+/* Load a run saved by vbmc_save; *out is owned by the caller (vbmc_destroy). The logger is the
+ * default one. Errors: VBMC_E_ARG, VBMC_E_IO, VBMC_E_FORMAT (not a checkpoint, corrupted,
+ * incompatible version), VBMC_E_NOMEM; message via vbmc_last_error(NULL). */
+VBMC_API vbmc_status vbmc_load(vbmc **out, const char *path);
+
+/* ---------------------------------------------------------------------------------------------
+ * Posterior snapshots
+ * ------------------------------------------------------------------------------------------- */
+
+/* Snapshot the current variational posterior (the final, boosted one once the run is done).
+ * Available after the first iteration. *out is owned by the caller (vbmc_post_destroy) and does
+ * not depend on the run. Errors: VBMC_E_ARG, VBMC_E_STATE (no posterior yet). */
+VBMC_API vbmc_status vbmc_posterior(const vbmc *run, vbmc_post **out);
+
+/* Release a snapshot. NULL is a no-op. */
+VBMC_API void vbmc_post_destroy(vbmc_post *post);
+
+/* The dimension of the snapshot (0 for NULL). */
+VBMC_API int vbmc_post_dim(const vbmc_post *post);
+
+/* The number of mixture components (0 for NULL). */
+VBMC_API int vbmc_post_components(const vbmc_post *post);
+
+/* The ELBO (estimate of the log evidence lower bound) and its SD. Either pointer may be NULL.
+ * Errors: VBMC_E_ARG (NULL post). */
+VBMC_API vbmc_status vbmc_post_elbo(const vbmc_post *post, double *elbo, double *elbo_sd);
+
+/* n draws in the original (bounded) space into x[n*dim], from a generator seeded with seed (the
+ * same seed gives the same draws). Errors: VBMC_E_ARG. */
+VBMC_API vbmc_status vbmc_post_sample(const vbmc_post *post, size_t n, uint64_t seed, double *x);
+
+/* log density at n points x[n*dim] of the original space (including the bound transform's
+ * Jacobian) into log_pdf[n]; -INFINITY outside the bounds. Errors: VBMC_E_ARG (NULL, NaN in x). */
+VBMC_API vbmc_status vbmc_post_log_pdf(const vbmc_post *post, size_t n, const double *x,
+                                       double *log_pdf);
+
+/* mean[dim] and cov[dim*dim] (row-major; cov may be NULL) of the posterior in the original
+ * space. Exact for unbounded coordinates; estimated from a fixed set of 100000 draws when some
+ * coordinate is bounded. Errors: VBMC_E_ARG. */
+VBMC_API vbmc_status vbmc_post_moments(const vbmc_post *post, double *mean, double *cov);
+
+/* Write a snapshot to a file (atomically) / read one back. *out is owned by the caller.
+ * Errors: VBMC_E_ARG, VBMC_E_IO, VBMC_E_FORMAT; vbmc_post_load's message via
+ * vbmc_last_error(NULL). */
+VBMC_API vbmc_status vbmc_post_save(const vbmc_post *post, const char *path);
+VBMC_API vbmc_status vbmc_post_load(vbmc_post **out, const char *path);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* VBMC_VBMC_H */

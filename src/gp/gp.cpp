@@ -1,0 +1,150 @@
+#include "gp/gp.hpp"
+
+#include <cmath>
+
+#include "linalg/linalg.hpp"
+#include "util/error.hpp"
+
+namespace vbmc {
+
+// Squared-exponential ARD kernel: sf^2 exp(-1/2 sum_d (x1_d - x2_d)^2 / ell_d^2).
+double gp_kernel(const double* x1, const double* x2, const double* theta, int dim) {
+    double r2 = 0.0;
+    for (int d = 0; d < dim; ++d) {
+        const double z = (x1[d] - x2[d]) * std::exp(-theta[hyp::log_ell(d)]);
+        r2 += z * z;
+    }
+    return std::exp(2.0 * theta[hyp::log_sf(dim)] - 0.5 * r2);
+}
+
+// Negative quadratic mean, paper eq. 7.
+double gp_mean(const double* x, const double* theta, int dim) {
+    double q = 0.0;
+    for (int d = 0; d < dim; ++d) {
+        const double z = (x[d] - theta[hyp::xm(dim, d)]) * std::exp(-theta[hyp::log_omega(dim, d)]);
+        q += z * z;
+    }
+    return theta[hyp::m0(dim)] - 0.5 * q;
+}
+
+namespace {
+double noise_variance(const GpData& data, const std::vector<double>& theta, int i, int dim) {
+    const double sn2 = std::exp(2.0 * theta[hyp::log_sn(dim)]);
+    return sn2 + (data.s2.empty() ? 0.0 : data.s2[static_cast<size_t>(i)]);
+}
+}  // namespace
+
+GpSample gp_posterior(const GpData& data, const std::vector<double>& theta) {
+    const int n = data.size();
+    const int dim = data.x.cols;
+    if (static_cast<int>(theta.size()) != hyp::count(dim))
+        throw_error(Code::internal, "gp_posterior: theta has the wrong length");
+    Matrix cov(n, n);
+    for (int i = 0; i < n; ++i) {
+        for (int j = 0; j < i; ++j) {
+            const double k = gp_kernel(data.x.row(i), data.x.row(j), theta.data(), dim);
+            cov(i, j) = k;
+            cov(j, i) = k;
+        }
+        cov(i, i) = std::exp(2.0 * theta[hyp::log_sf(dim)]) + noise_variance(data, theta, i, dim);
+    }
+    GpSample sample;
+    sample.theta = theta;
+    cholesky_jitter(cov, sample.chol);
+    sample.alpha.resize(static_cast<size_t>(n));
+    for (int i = 0; i < n; ++i)
+        sample.alpha[static_cast<size_t>(i)] = data.y[static_cast<size_t>(i)] - gp_mean(data.x.row(i), theta.data(), dim);
+    cholesky_solve(sample.chol, sample.alpha.data());
+    return sample;
+}
+
+// Standard GP prediction (Rasmussen & Williams eq. 2.25-2.26) with the mean function added:
+// f_mean = m(x*) + k*^T alpha, f_var = k(x*,x*) - v^T v with v = L^{-1} k*.
+void gp_predict_sample(const GpData& data, const GpSample& sample, const Matrix& xs,
+                       double* f_mean, double* f_var) {
+    const int n = data.size();
+    const int dim = data.x.cols;
+    const int m = xs.rows;
+    const double* theta = sample.theta.data();
+    const double sf2 = std::exp(2.0 * theta[hyp::log_sf(dim)]);
+    Matrix kstar(n, m);  // column j holds k(X, xs_j)
+    for (int i = 0; i < n; ++i)
+        for (int j = 0; j < m; ++j) kstar(i, j) = gp_kernel(data.x.row(i), xs.row(j), theta, dim);
+    for (int j = 0; j < m; ++j) {
+        double dot = 0.0;
+        for (int i = 0; i < n; ++i) dot += kstar(i, j) * sample.alpha[static_cast<size_t>(i)];
+        f_mean[j] = gp_mean(xs.row(j), theta, dim) + dot;
+    }
+    if (f_var == nullptr) return;
+    triangular_solve(sample.chol, false, kstar);
+    for (int j = 0; j < m; ++j) {
+        double vv = 0.0;
+        for (int i = 0; i < n; ++i) vv += kstar(i, j) * kstar(i, j);
+        f_var[j] = std::max(sf2 - vv, 0.0);
+    }
+}
+
+// Eq. 10 of the paper: moments of the prediction averaged over hyperparameter samples.
+void gp_predict(const Gp& gp, const Matrix& xs, std::vector<double>& f_mean,
+                std::vector<double>& f_var) {
+    const int m = xs.rows;
+    const size_t ns = gp.samples.size();
+    if (ns == 0) throw_error(Code::internal, "gp_predict: the GP has no hyperparameter sample");
+    f_mean.assign(static_cast<size_t>(m), 0.0);
+    f_var.assign(static_cast<size_t>(m), 0.0);
+    std::vector<double> mean_s(static_cast<size_t>(m)), var_s(static_cast<size_t>(m));
+    std::vector<double> mean_sq(static_cast<size_t>(m), 0.0);
+    for (const GpSample& sample : gp.samples) {
+        gp_predict_sample(gp.data, sample, xs, mean_s.data(), var_s.data());
+        for (int j = 0; j < m; ++j) {
+            f_mean[static_cast<size_t>(j)] += mean_s[static_cast<size_t>(j)];
+            f_var[static_cast<size_t>(j)] += var_s[static_cast<size_t>(j)];
+            mean_sq[static_cast<size_t>(j)] += mean_s[static_cast<size_t>(j)] * mean_s[static_cast<size_t>(j)];
+        }
+    }
+    const double inv = 1.0 / static_cast<double>(ns);
+    for (int j = 0; j < m; ++j) {
+        const size_t u = static_cast<size_t>(j);
+        f_mean[u] *= inv;
+        double spread = 0.0;
+        if (ns > 1) spread = std::max(mean_sq[u] * inv - f_mean[u] * f_mean[u], 0.0) * ns / (ns - 1.0);
+        f_var[u] = f_var[u] * inv + spread;
+    }
+}
+
+// Rank-1 extension of each factor: with l = L^{-1} k* and d = sqrt(k** + noise - l^T l),
+// the new factor is [[L, 0], [l^T, d]]; alpha is re-solved with the extended factor.
+void gp_add_point(Gp& gp, const double* x, double y, double s2) {
+    const int dim = gp.dim;
+    const int n = gp.data.size();
+    gp.data.x.append_row(x, dim);
+    gp.data.y.push_back(y);
+    gp.data.s2.push_back(s2);
+    for (GpSample& sample : gp.samples) {
+        const double* theta = sample.theta.data();
+        std::vector<double> l(static_cast<size_t>(n));
+        for (int i = 0; i < n; ++i) l[static_cast<size_t>(i)] = gp_kernel(gp.data.x.row(i), x, theta, dim);
+        triangular_solve(sample.chol, false, l.data());
+        double ll = 0.0;
+        for (double v : l) ll += v * v;
+        const double kss = std::exp(2.0 * theta[hyp::log_sf(dim)]) + noise_variance(gp.data, sample.theta, n, dim);
+        const double d2 = kss - ll;
+        Matrix grown(n + 1, n + 1);
+        for (int i = 0; i < n; ++i)
+            for (int j = 0; j <= i; ++j) grown(i, j) = sample.chol(i, j);
+        for (int j = 0; j < n; ++j) grown(n, j) = l[static_cast<size_t>(j)];
+        if (d2 > 1e-12 * kss) {
+            grown(n, n) = std::sqrt(d2);
+            sample.chol = std::move(grown);
+        } else {
+            sample = gp_posterior(gp.data, sample.theta);  // ill-conditioned: refactorise with jitter
+            continue;
+        }
+        sample.alpha.resize(static_cast<size_t>(n + 1));
+        for (int i = 0; i <= n; ++i)
+            sample.alpha[static_cast<size_t>(i)] = gp.data.y[static_cast<size_t>(i)] - gp_mean(gp.data.x.row(i), theta, dim);
+        cholesky_solve(sample.chol, sample.alpha.data());
+    }
+}
+
+}  // namespace vbmc

@@ -1,0 +1,75 @@
+// Gaussian-process surrogate of the log joint (paper section 3.2, eq. 7):
+// squared-exponential ARD kernel, Gaussian observation noise, negative-quadratic mean.
+//
+// Hyperparameter vector theta (length 3D+3), the layout of gpyreg's GP:
+//   theta[0 .. D)        log ell_d     input length scales of the kernel
+//   theta[D]             log sf        output scale, k(x,x') = sf^2 exp(-1/2 sum_d (x_d-x'_d)^2/ell_d^2)
+//   theta[D+1]           log sn        observation noise SD (added to each point's own variance s2_i)
+//   theta[D+2]           m0            maximum of the mean function
+//   theta[D+3 .. 2D+3)   xm_d          location of the maximum
+//   theta[2D+3 .. 3D+3)  log omega_d   length scales of the mean, m(x) = m0 - 1/2 sum_d ((x_d-xm_d)/omega_d)^2
+#pragma once
+#include <vector>
+
+#include "linalg/matrix.hpp"
+
+namespace vbmc {
+
+namespace hyp {
+inline int count(int dim) { return 3 * dim + 3; }
+inline int log_ell(int d) { return d; }
+inline int log_sf(int dim) { return dim; }
+inline int log_sn(int dim) { return dim + 1; }
+inline int m0(int dim) { return dim + 2; }
+inline int xm(int dim, int d) { return dim + 3 + d; }
+inline int log_omega(int dim, int d) { return 2 * dim + 3 + d; }
+}  // namespace hyp
+
+// Training set of the surrogate, in the transformed (unbounded, standardised) space.
+struct GpData {
+    Matrix x;                // n x D
+    std::vector<double> y;   // n log-joint values
+    std::vector<double> s2;  // n user-supplied noise variances (0 for exact evaluations)
+    int size() const { return x.rows; }
+};
+
+// The GP posterior under one hyperparameter vector: K + diag(sn^2 + s2_i) = L L^T.
+struct GpSample {
+    std::vector<double> theta;
+    Matrix chol;                 // n x n lower Cholesky factor (jitter included if any was needed)
+    std::vector<double> alpha;   // (K + N)^{-1} (y - m(X))
+};
+
+// A surrogate: training data and equally weighted hyperparameter samples (eq. 10).
+struct Gp {
+    int dim = 0;
+    GpData data;
+    std::vector<GpSample> samples;
+};
+
+// Kernel k(x1, x2) and mean m(x) for hyperparameters theta.
+double gp_kernel(const double* x1, const double* x2, const double* theta, int dim);
+double gp_mean(const double* x, const double* theta, int dim);
+
+// Factorise the posterior for theta. Throws Error(numeric) if the covariance cannot be factorised.
+GpSample gp_posterior(const GpData& data, const std::vector<double>& theta);
+
+// Latent posterior mean and variance (no observation noise) at the rows of xs, one sample.
+void gp_predict_sample(const GpData& data, const GpSample& sample, const Matrix& xs,
+                       double* f_mean, double* f_var);
+
+// Predictions averaged over the samples (eq. 10): mean of means; mean of variances plus the
+// sample variance of the means. f_mean, f_var are resized to xs.rows.
+void gp_predict(const Gp& gp, const Matrix& xs, std::vector<double>& f_mean,
+                std::vector<double>& f_var);
+
+// Log marginal likelihood log p(y | X, theta) and, if grad != nullptr, its gradient in theta
+// (resized to 3D+3). Returns -inf if the covariance cannot be factorised.
+double gp_log_marginal_likelihood(const GpData& data, const std::vector<double>& theta,
+                                  std::vector<double>* grad);
+
+// Add one observation to the surrogate and update every sample's factor by a rank-1 extension
+// of the Cholesky factor (hyperparameters unchanged).
+void gp_add_point(Gp& gp, const double* x, double y, double s2);
+
+}  // namespace vbmc

@@ -1,0 +1,118 @@
+#include "linalg/linalg.hpp"
+
+#include <cblas.h>
+#include <lapacke.h>
+
+#include <cmath>
+#include <string>
+
+#include "util/error.hpp"
+
+namespace vbmc {
+
+bool cholesky_in_place(Matrix& a) {
+    const int n = a.rows;
+    if (n == 0) return true;
+    const lapack_int info = LAPACKE_dpotrf(LAPACK_ROW_MAJOR, 'L', n, a.data.data(), n);
+    if (info < 0) throw_error(Code::internal, "LAPACKE_dpotrf: argument " + std::to_string(-info) + " invalid");
+    if (info > 0) return false;
+    for (int i = 0; i < n; ++i)
+        for (int j = i + 1; j < n; ++j) a(i, j) = 0.0;
+    return true;
+}
+
+double cholesky_jitter(const Matrix& a, Matrix& l) {
+    const int n = a.rows;
+    double mean_diag = 0.0;
+    for (int i = 0; i < n; ++i) mean_diag += a(i, i);
+    mean_diag = n > 0 ? mean_diag / n : 1.0;
+    if (!std::isfinite(mean_diag))
+        throw_error(Code::numeric, "Cholesky: the matrix has a non-finite diagonal");
+    if (mean_diag <= 0.0) mean_diag = 1.0;
+    double jitter = 0.0;
+    for (;;) {
+        l = a;
+        for (int i = 0; i < n; ++i) l(i, i) += jitter;
+        if (cholesky_in_place(l)) return jitter;
+        jitter = jitter == 0.0 ? 1e-10 * mean_diag : jitter * 10.0;
+        if (jitter > 1e-2 * mean_diag)
+            throw_error(Code::numeric, "Cholesky: the matrix is not positive definite even with jitter");
+    }
+}
+
+void triangular_solve(const Matrix& l, bool transpose, Matrix& b) {
+    if (l.rows == 0 || b.cols == 0) return;
+    cblas_dtrsm(CblasRowMajor, CblasLeft, CblasLower, transpose ? CblasTrans : CblasNoTrans,
+                CblasNonUnit, l.rows, b.cols, 1.0, l.data.data(), l.cols, b.data.data(), b.cols);
+}
+
+void triangular_solve(const Matrix& l, bool transpose, double* b) {
+    if (l.rows == 0) return;
+    cblas_dtrsv(CblasRowMajor, CblasLower, transpose ? CblasTrans : CblasNoTrans, CblasNonUnit,
+                l.rows, l.data.data(), l.cols, b, 1);
+}
+
+void cholesky_solve(const Matrix& l, Matrix& b) {
+    triangular_solve(l, false, b);
+    triangular_solve(l, true, b);
+}
+
+void cholesky_solve(const Matrix& l, double* b) {
+    triangular_solve(l, false, b);
+    triangular_solve(l, true, b);
+}
+
+double cholesky_log_det(const Matrix& l) {
+    double sum = 0.0;
+    for (int i = 0; i < l.rows; ++i) sum += std::log(l(i, i));
+    return 2.0 * sum;
+}
+
+Matrix cholesky_inverse(const Matrix& l) {
+    Matrix inv = Matrix::identity(l.rows);
+    cholesky_solve(l, inv);
+    return inv;
+}
+
+void gemm(bool transpose_a, bool transpose_b, double alpha, const Matrix& a, const Matrix& b,
+          double beta, Matrix& c) {
+    const int m = transpose_a ? a.cols : a.rows;
+    const int k = transpose_a ? a.rows : a.cols;
+    const int kb = transpose_b ? b.cols : b.rows;
+    const int n = transpose_b ? b.rows : b.cols;
+    if (k != kb) throw_error(Code::internal, "gemm: inner dimensions differ");
+    if (beta == 0.0) c = Matrix(m, n);
+    if (c.rows != m || c.cols != n) throw_error(Code::internal, "gemm: output has the wrong shape");
+    if (m == 0 || n == 0) return;
+    if (k == 0) {
+        for (double& v : c.data) v *= beta;
+        return;
+    }
+    cblas_dgemm(CblasRowMajor, transpose_a ? CblasTrans : CblasNoTrans,
+                transpose_b ? CblasTrans : CblasNoTrans, m, n, k, alpha, a.data.data(), a.cols,
+                b.data.data(), b.cols, beta, c.data.data(), c.cols);
+}
+
+void gemv(bool transpose_a, double alpha, const Matrix& a, const double* x, double beta,
+          double* y) {
+    if (a.rows == 0 || a.cols == 0) {
+        const int m = transpose_a ? a.cols : a.rows;
+        for (int i = 0; i < m; ++i) y[i] *= beta;
+        return;
+    }
+    cblas_dgemv(CblasRowMajor, transpose_a ? CblasTrans : CblasNoTrans, a.rows, a.cols, alpha,
+                a.data.data(), a.cols, x, 1, beta, y, 1);
+}
+
+void symmetric_eigen(const Matrix& a, std::vector<double>& values, Matrix& vectors) {
+    const int n = a.rows;
+    vectors = a;
+    values.assign(static_cast<size_t>(n), 0.0);
+    if (n == 0) return;
+    const lapack_int info =
+        LAPACKE_dsyevd(LAPACK_ROW_MAJOR, 'V', 'L', n, vectors.data.data(), n, values.data());
+    if (info < 0) throw_error(Code::internal, "LAPACKE_dsyevd: argument " + std::to_string(-info) + " invalid");
+    if (info > 0) throw_error(Code::numeric, "symmetric eigen-decomposition did not converge");
+}
+
+}  // namespace vbmc

@@ -1,0 +1,47 @@
+// Thin wrappers over LAPACKE / CBLAS: the only place the engine calls them.
+// All matrices are row-major vbmc::Matrix. Cholesky factors are lower triangular (A = L L^T)
+// with the strict upper triangle zeroed.
+#pragma once
+#include <vector>
+
+#include "linalg/matrix.hpp"
+
+namespace vbmc {
+
+// In-place Cholesky of a symmetric positive-definite matrix. Returns false (A undefined) when
+// A is not numerically positive definite.
+bool cholesky_in_place(Matrix& a);
+
+// Cholesky with jitter fallback: factorises A + jitter*I, starting at jitter = 0 and, on
+// failure, from 1e-10 * mean(diag A) growing tenfold up to 1e-2 * mean(diag A). Returns the
+// jitter used. Throws Error(numeric) if no jitter makes A positive definite or A has NaN.
+double cholesky_jitter(const Matrix& a, Matrix& l);
+
+// Solve L L^T X = B in place; B is n x nrhs (row-major, n = L.rows).
+void cholesky_solve(const Matrix& l, Matrix& b);
+// Same for a single right-hand side b[n].
+void cholesky_solve(const Matrix& l, double* b);
+
+// Triangular solve with lower L in place: L x = b (transpose = false) or L^T x = b.
+void triangular_solve(const Matrix& l, bool transpose, Matrix& b);
+void triangular_solve(const Matrix& l, bool transpose, double* b);
+
+// log det(A) from its Cholesky factor: 2 * sum(log diag L).
+double cholesky_log_det(const Matrix& l);
+
+// A^{-1} from the Cholesky factor of A.
+Matrix cholesky_inverse(const Matrix& l);
+
+// C = alpha * op(A) op(B) + beta * C, op = transpose or not. C is resized when beta == 0.
+void gemm(bool transpose_a, bool transpose_b, double alpha, const Matrix& a, const Matrix& b,
+          double beta, Matrix& c);
+
+// y = alpha * op(A) x + beta * y.
+void gemv(bool transpose_a, double alpha, const Matrix& a, const double* x, double beta,
+          double* y);
+
+// Symmetric eigen-decomposition A = V diag(values) V^T (values ascending, columns of V are
+// eigenvectors). Throws Error(numeric) on failure.
+void symmetric_eigen(const Matrix& a, std::vector<double>& values, Matrix& vectors);
+
+}  // namespace vbmc
