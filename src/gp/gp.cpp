@@ -5,7 +5,7 @@
 #include "linalg/linalg.hpp"
 #include "util/error.hpp"
 
-namespace vbmc {
+namespace libvbmc {
 
 // Squared-exponential ARD kernel: sf^2 exp(-1/2 sum_d (x1_d - x2_d)^2 / ell_d^2).
 double gp_kernel(const double* x1, const double* x2, const double* theta, int dim) {
@@ -147,4 +147,4 @@ void gp_add_point(Gp& gp, const double* x, double y, double s2) {
     }
 }
 
-}  // namespace vbmc
+}  // namespace libvbmc

@@ -13,7 +13,7 @@
 
 #include "linalg/matrix.hpp"
 
-namespace vbmc {
+namespace libvbmc {
 
 namespace hyp {
 inline int count(int dim) { return 3 * dim + 3; }
@@ -72,4 +72,4 @@ double gp_log_marginal_likelihood(const GpData& data, const std::vector<double>&
 // of the Cholesky factor (hyperparameters unchanged).
 void gp_add_point(Gp& gp, const double* x, double y, double s2);
 
-}  // namespace vbmc
+}  // namespace libvbmc

@@ -4,7 +4,7 @@
 
 #include "util/error.hpp"
 
-namespace vbmc {
+namespace libvbmc {
 
 void Writer::u32(uint32_t v) {
     for (int i = 0; i < 4; ++i) bytes_.push_back(static_cast<uint8_t>(v >> (8 * i)));
@@ -133,4 +133,4 @@ uint32_t crc32(const uint8_t* data, size_t size) {
     return ~crc;
 }
 
-}  // namespace vbmc
+}  // namespace libvbmc

@@ -8,7 +8,7 @@
 
 #include "linalg/matrix.hpp"
 
-namespace vbmc {
+namespace libvbmc {
 
 class Writer {
 public:
@@ -56,4 +56,4 @@ private:
 // CRC-32 (IEEE 802.3, reflected, polynomial 0xEDB88320) of a byte range.
 uint32_t crc32(const uint8_t* data, size_t size);
 
-}  // namespace vbmc
+}  // namespace libvbmc

@@ -1,12 +1,12 @@
 // Thin wrappers over LAPACKE / CBLAS: the only place the engine calls them.
-// All matrices are row-major vbmc::Matrix. Cholesky factors are lower triangular (A = L L^T)
+// All matrices are row-major libvbmc::Matrix. Cholesky factors are lower triangular (A = L L^T)
 // with the strict upper triangle zeroed.
 #pragma once
 #include <vector>
 
 #include "linalg/matrix.hpp"
 
-namespace vbmc {
+namespace libvbmc {
 
 // In-place Cholesky of a symmetric positive-definite matrix. Returns false (A undefined) when
 // A is not numerically positive definite.
@@ -44,4 +44,4 @@ void gemv(bool transpose_a, double alpha, const Matrix& a, const double* x, doub
 // eigenvectors). Throws Error(numeric) on failure.
 void symmetric_eigen(const Matrix& a, std::vector<double>& values, Matrix& vectors);
 
-}  // namespace vbmc
+}  // namespace libvbmc

@@ -2,7 +2,7 @@
 
 #include "util/error.hpp"
 
-namespace vbmc {
+namespace libvbmc {
 
 void Matrix::append_row(const double* values, int n_values) {
     if (rows == 0) cols = n_values;
@@ -18,4 +18,4 @@ void Matrix::remove_row(int i) {
     --rows;
 }
 
-}  // namespace vbmc
+}  // namespace libvbmc

@@ -3,7 +3,7 @@
 #include <cstddef>
 #include <vector>
 
-namespace vbmc {
+namespace libvbmc {
 
 struct Matrix {
     int rows = 0;
@@ -30,4 +30,4 @@ struct Matrix {
     void remove_row(int i);
 };
 
-}  // namespace vbmc
+}  // namespace libvbmc

@@ -4,7 +4,7 @@
 #include <stdexcept>
 #include <string>
 
-namespace vbmc {
+namespace libvbmc {
 
 enum class Code : int {
     arg = -1,
@@ -28,4 +28,4 @@ private:
 
 [[noreturn]] inline void throw_error(Code code, const std::string& message) { throw Error(code, message); }
 
-}  // namespace vbmc
+}  // namespace libvbmc

@@ -3,7 +3,7 @@
 #include <cmath>
 #include <cstddef>
 
-namespace vbmc {
+namespace libvbmc {
 
 constexpr double kLog2Pi = 1.8378770664093454835606594728112;
 
@@ -18,4 +18,4 @@ inline double log_sum_exp(const double* v, size_t n) {
     return vmax + std::log(sum);
 }
 
-}  // namespace vbmc
+}  // namespace libvbmc

@@ -2,7 +2,7 @@
 
 #include <cmath>
 
-namespace vbmc {
+namespace libvbmc {
 
 namespace {
 uint64_t splitmix64(uint64_t& x) {
@@ -52,4 +52,4 @@ uint64_t Rng::below(uint64_t n) {
     return r % n;
 }
 
-}  // namespace vbmc
+}  // namespace libvbmc

@@ -4,7 +4,7 @@
 #include <array>
 #include <cstdint>
 
-namespace vbmc {
+namespace libvbmc {
 
 class Rng {
 public:
@@ -26,4 +26,4 @@ private:
     std::array<uint64_t, 4> s_{};
 };
 
-}  // namespace vbmc
+}  // namespace libvbmc

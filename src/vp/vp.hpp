@@ -4,10 +4,11 @@
 #pragma once
 #include <vector>
 
+#include "io/serial.hpp"
 #include "linalg/matrix.hpp"
 #include "util/rng.hpp"
 
-namespace vbmc {
+namespace libvbmc {
 
 struct VariationalPosterior {
     int dim = 0;
@@ -24,6 +25,10 @@ struct VariationalPosterior {
     int theta_size() const;
     std::vector<double> get_theta() const;
     void set_theta(const std::vector<double>& theta);  // also renormalises w when present
+
+    // Checkpoint round trip (bitwise).
+    void write(Writer& out) const;
+    static VariationalPosterior read(Reader& in);
 };
 
 // log q(x) at one point.
@@ -40,4 +45,4 @@ void vp_moments(const VariationalPosterior& vp, std::vector<double>& mean, Matri
 // returns {KL(a||b), KL(b||a)}.
 std::pair<double, double> vp_kl_gauss(const VariationalPosterior& a, const VariationalPosterior& b);
 
-}  // namespace vbmc
+}  // namespace libvbmc

@@ -7,7 +7,7 @@
 #include "util/error.hpp"
 #include "util/rng.hpp"
 
-using namespace vbmc;
+using namespace libvbmc;
 
 static Matrix random_spd(int n, Rng& rng) {
     Matrix a(n, n);

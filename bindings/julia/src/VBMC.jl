@@ -1,0 +1,343 @@
+"""
+    VBMC
+
+Variational Bayesian Monte Carlo through the libvbmc C library: `ccall` wrappers and nothing else.
+
+    run = VBMCRun(nothing, nothing, [-3.0, -3.0], [3.0, 3.0]; options = Dict("seed" => 1))
+    while (x = ask!(run)) !== nothing
+        tell!(run, x, log_joint(x))
+    end
+    post = posterior(run)
+    elbo(post), sample(post, 1000), logpdf(post, x), moments(post)
+
+A set of n points is a `dim × n` matrix (one point per column), which is exactly the C API's
+row-major `x[n*dim]`, so nothing is transposed. Failed calls throw `VBMCError` with the library's
+status and message. The library is `ENV["VBMC_LIBRARY"]` when the module is compiled, else
+`libvbmc` on the loader's search path.
+"""
+module VBMC
+
+export VBMCRun, Posterior, VBMCError, Status, ask!, tell!, tell_extra!, abandon!, pending,
+       posterior, run!, save, load_run, load_posterior, elbo, elbo_sd, sample, logpdf, moments,
+       options, version
+
+include("constants.jl")
+
+const libvbmc = get(ENV, "VBMC_LIBRARY", "libvbmc")
+
+"""A failed library call: the status code and the library's sentence."""
+struct VBMCError <: Exception
+    status::Status
+    message::String
+end
+
+Base.showerror(io::IO, e::VBMCError) = print(io, "VBMCError(", e.status, "): ", e.message)
+
+"""The library version, "MAJOR.MINOR.PATCH"."""
+version() = unsafe_string(ccall((:vbmc_version, libvbmc), Cstring, ()))
+
+"""The C name of a status code, e.g. "VBMC_E_ARG"."""
+status_name(code::Integer) =
+    unsafe_string(ccall((:vbmc_status_name, libvbmc), Cstring, (Cint,), code))
+
+last_error(handle::Ptr{Cvoid}) =
+    unsafe_string(ccall((:vbmc_last_error, libvbmc), Cstring, (Ptr{Cvoid},), handle))
+
+function check(code::Cint, message::Function)
+    code < 0 && throw(VBMCError(Status(code), message()))
+    return Status(code)
+end
+
+function checked_vector(values, dim::Integer, what::String)
+    vector = convert(Vector{Float64}, collect(values))
+    length(vector) == dim ||
+        throw(ArgumentError("$what has $(length(vector)) elements; expected $dim"))
+    return vector
+end
+
+nullable(values, dim, what) = values === nothing ? C_NULL : checked_vector(values, dim, what)
+
+"""Every option of the library as named tuples (name, type, default, help)."""
+function options()
+    count = ccall((:vbmc_opts_count, libvbmc), Cint, ())
+    return [(name = unsafe_string(ccall((:vbmc_opts_name, libvbmc), Cstring, (Cint,), i)),
+             type = unsafe_string(ccall((:vbmc_opts_type, libvbmc), Cstring, (Cint,), i)),
+             default = unsafe_string(ccall((:vbmc_opts_default, libvbmc), Cstring, (Cint,), i)),
+             help = unsafe_string(ccall((:vbmc_opts_help, libvbmc), Cstring, (Cint,), i)))
+            for i in 0:count-1]
+end
+
+destroy_options(opts::Ptr{Cvoid}) = ccall((:vbmc_opts_destroy, libvbmc), Cvoid, (Ptr{Cvoid},), opts)
+
+# A vbmc_opts handle holding `settings` (name => Bool, Integer, Real or text).
+function make_options(settings)
+    handle = Ref{Ptr{Cvoid}}(C_NULL)
+    check(ccall((:vbmc_opts_create, libvbmc), Cint, (Ref{Ptr{Cvoid}},), handle),
+          () -> "vbmc_opts_create failed")
+    opts = handle[]
+    try
+        for (name, value) in pairs(settings)
+            key = String(name)
+            code = if value isa Bool
+                ccall((:vbmc_opts_set, libvbmc), Cint, (Ptr{Cvoid}, Cstring, Cstring),
+                      opts, key, value ? "true" : "false")
+            elseif value isa Integer
+                ccall((:vbmc_opts_set_int, libvbmc), Cint, (Ptr{Cvoid}, Cstring, Clonglong),
+                      opts, key, value)
+            elseif value isa Real
+                ccall((:vbmc_opts_set_double, libvbmc), Cint, (Ptr{Cvoid}, Cstring, Cdouble),
+                      opts, key, value)
+            else
+                ccall((:vbmc_opts_set, libvbmc), Cint, (Ptr{Cvoid}, Cstring, Cstring),
+                      opts, key, string(value))
+            end
+            check(code, () -> unsafe_string(ccall((:vbmc_opts_error, libvbmc), Cstring,
+                                                  (Ptr{Cvoid},), opts)))
+        end
+    catch
+        destroy_options(opts)
+        rethrow()
+    end
+    return opts
+end
+
+# ---- runs ---------------------------------------------------------------------------------
+
+"""
+    VBMCRun(lb, ub, plb, pub, x0 = nothing; options = Dict())
+
+One inference run in dimension `length(plb)`. `lb`/`ub` are the hard bounds (`nothing` or
+±Inf for unbounded), `plb`/`pub` the finite plausible box, `x0` the start (`nothing`: the
+centre of the box), `options` a collection of name => value pairs (PyVBMC's names).
+"""
+mutable struct VBMCRun
+    handle::Ptr{Cvoid}
+    dim::Int
+    function VBMCRun(handle::Ptr{Cvoid})
+        run = new(handle, Int(ccall((:vbmc_dim, libvbmc), Cint, (Ptr{Cvoid},), handle)))
+        return finalizer(close, run)
+    end
+end
+
+function VBMCRun(lb, ub, plb, pub, x0 = nothing; options = Dict{String,Any}())
+    dim = length(plb)
+    arrays = (nullable(x0, dim, "x0"), nullable(lb, dim, "lb"), nullable(ub, dim, "ub"),
+              checked_vector(plb, dim, "plb"), checked_vector(pub, dim, "pub"))
+    opts = make_options(options)
+    handle = Ref{Ptr{Cvoid}}(C_NULL)
+    code = try
+        ccall((:vbmc_create, libvbmc), Cint,
+              (Ref{Ptr{Cvoid}}, Cint, Ptr{Cdouble}, Ptr{Cdouble}, Ptr{Cdouble}, Ptr{Cdouble},
+               Ptr{Cdouble}, Ptr{Cvoid}),
+              handle, dim, arrays..., opts)
+    finally
+        destroy_options(opts)
+    end
+    check(code, () -> last_error(C_NULL))
+    return VBMCRun(handle[])
+end
+
+"""Release the run now (it is also released by the garbage collector)."""
+function Base.close(run::VBMCRun)
+    ccall((:vbmc_destroy, libvbmc), Cvoid, (Ptr{Cvoid},), run.handle)
+    run.handle = C_NULL
+    return nothing
+end
+
+function live(run::VBMCRun)
+    run.handle == C_NULL && throw(ArgumentError("the run was closed"))
+    return run.handle
+end
+
+run_check(run::VBMCRun, code::Cint) = check(code, () -> last_error(run.handle))
+
+"""The next point to evaluate, or `nothing` when the run has finished."""
+function ask!(run::VBMCRun)
+    x = Vector{Float64}(undef, run.dim)
+    status = run_check(run, ccall((:vbmc_ask, libvbmc), Cint, (Ptr{Cvoid}, Ptr{Cdouble}),
+                                  live(run), x))
+    return status == DONE ? nothing : x
+end
+
+"""Tell the log joint at a point returned by `ask!`; `sd > 0` for a noisy estimate."""
+function tell!(run::VBMCRun, x, log_joint::Real, sd::Real = 0.0)
+    point = checked_vector(x, run.dim, "x")
+    run_check(run, ccall((:vbmc_tell, libvbmc), Cint, (Ptr{Cvoid}, Ptr{Cdouble}, Cdouble, Cdouble),
+                         live(run), point, log_joint, sd))
+    return run
+end
+
+"""Add an evaluation that was not asked for to the training set."""
+function tell_extra!(run::VBMCRun, x, log_joint::Real, sd::Real = 0.0)
+    point = checked_vector(x, run.dim, "x")
+    run_check(run, ccall((:vbmc_tell_extra, libvbmc), Cint,
+                         (Ptr{Cvoid}, Ptr{Cdouble}, Cdouble, Cdouble),
+                         live(run), point, log_joint, sd))
+    return run
+end
+
+"""Give up a pending point without a value; the run will ask again."""
+function abandon!(run::VBMCRun, x)
+    point = checked_vector(x, run.dim, "x")
+    run_check(run, ccall((:vbmc_abandon, libvbmc), Cint, (Ptr{Cvoid}, Ptr{Cdouble}),
+                         live(run), point))
+    return run
+end
+
+"""A scalar fact about the run: "iteration", "func_count", "elbo", "finished", ..."""
+function stat(run::VBMCRun, name::AbstractString)
+    value = Ref{Cdouble}(NaN)
+    run_check(run, ccall((:vbmc_stat, libvbmc), Cint, (Ptr{Cvoid}, Cstring, Ref{Cdouble}),
+                         live(run), name, value))
+    return value[]
+end
+
+"""The points asked for and not yet told, one per column."""
+function pending(run::VBMCRun)
+    count = Int(stat(run, "pending"))
+    points = Matrix{Float64}(undef, run.dim, count)
+    column = Vector{Float64}(undef, run.dim)
+    for i in 1:count
+        run_check(run, ccall((:vbmc_pending_point, libvbmc), Cint, (Ptr{Cvoid}, Cint, Ptr{Cdouble}),
+                             live(run), i - 1, column))
+        points[:, i] = column
+    end
+    return points
+end
+
+"""A snapshot of the variational posterior (the final one once the run has finished)."""
+function posterior(run::VBMCRun)
+    handle = Ref{Ptr{Cvoid}}(C_NULL)
+    run_check(run, ccall((:vbmc_posterior, libvbmc), Cint, (Ptr{Cvoid}, Ref{Ptr{Cvoid}}),
+                         live(run), handle))
+    return Posterior(handle[])
+end
+
+"""
+    run!(run, fn)
+
+Ask-tell until the run finishes and return the posterior. `fn(x)` returns the log joint, or a
+tuple `(log_joint, sd)`. The loop runs in Julia (an exception must not unwind through the C
+library), so an exception in `fn` leaves the run usable with its point pending.
+"""
+function run!(run::VBMCRun, fn)
+    while (x = ask!(run)) !== nothing
+        value = fn(copy(x))
+        if value isa Tuple
+            tell!(run, x, value[1], value[2])
+        else
+            tell!(run, x, value)
+        end
+    end
+    return posterior(run)
+end
+
+"""Checkpoint the whole run to a file (atomically)."""
+function save(run::VBMCRun, path::AbstractString)
+    run_check(run, ccall((:vbmc_save, libvbmc), Cint, (Ptr{Cvoid}, Cstring), live(run), path))
+    return nothing
+end
+
+"""Resume a run from a checkpoint written by `save`."""
+function load_run(path::AbstractString)
+    handle = Ref{Ptr{Cvoid}}(C_NULL)
+    check(ccall((:vbmc_load, libvbmc), Cint, (Ref{Ptr{Cvoid}}, Cstring), handle, path),
+          () -> last_error(C_NULL))
+    return VBMCRun(handle[])
+end
+
+Base.show(io::IO, run::VBMCRun) = print(io, "VBMCRun(dim = ", run.dim, ")")
+
+# ---- posteriors ---------------------------------------------------------------------------
+
+# Snapshots keep no message, so the error names the call.
+post_check(code::Cint, call::String) = check(code, () -> "$call rejected its arguments")
+
+"""A variational posterior snapshot, independent of its run."""
+mutable struct Posterior
+    handle::Ptr{Cvoid}
+    dim::Int
+    components::Int
+    elbo::Float64
+    elbo_sd::Float64
+    function Posterior(handle::Ptr{Cvoid})
+        dim = Int(ccall((:vbmc_post_dim, libvbmc), Cint, (Ptr{Cvoid},), handle))
+        components = Int(ccall((:vbmc_post_components, libvbmc), Cint, (Ptr{Cvoid},), handle))
+        elbo_value, elbo_sd_value = Ref{Cdouble}(NaN), Ref{Cdouble}(NaN)
+        post_check(ccall((:vbmc_post_elbo, libvbmc), Cint,
+                         (Ptr{Cvoid}, Ref{Cdouble}, Ref{Cdouble}), handle, elbo_value,
+                         elbo_sd_value), "vbmc_post_elbo")
+        return finalizer(close, new(handle, dim, components, elbo_value[], elbo_sd_value[]))
+    end
+end
+
+function Base.close(post::Posterior)
+    ccall((:vbmc_post_destroy, libvbmc), Cvoid, (Ptr{Cvoid},), post.handle)
+    post.handle = C_NULL
+    return nothing
+end
+
+function live(post::Posterior)
+    post.handle == C_NULL && throw(ArgumentError("the posterior was closed"))
+    return post.handle
+end
+
+"""The ELBO (estimated lower bound on the log evidence)."""
+elbo(post::Posterior) = post.elbo
+
+"""The standard deviation of the ELBO estimate."""
+elbo_sd(post::Posterior) = post.elbo_sd
+
+"""`n` draws as a `dim × n` matrix; the same seed gives the same draws."""
+function sample(post::Posterior, n::Integer; seed::Integer = 0)
+    draws = Matrix{Float64}(undef, post.dim, n)
+    post_check(ccall((:vbmc_post_sample, libvbmc), Cint,
+                     (Ptr{Cvoid}, Csize_t, UInt64, Ptr{Cdouble}), live(post), n, seed, draws),
+               "vbmc_post_sample")
+    return draws
+end
+
+"""Log density at the columns of a `dim × n` matrix (a vector of n values)."""
+function logpdf(post::Posterior, x::AbstractMatrix{<:Real})
+    size(x, 1) == post.dim ||
+        throw(ArgumentError("x has $(size(x, 1)) rows; expected $(post.dim)"))
+    points = convert(Matrix{Float64}, x)
+    values = Vector{Float64}(undef, size(points, 2))
+    post_check(ccall((:vbmc_post_log_pdf, libvbmc), Cint,
+                     (Ptr{Cvoid}, Csize_t, Ptr{Cdouble}, Ptr{Cdouble}),
+                     live(post), size(points, 2), points, values), "vbmc_post_log_pdf")
+    return values
+end
+
+"""Log density at one point."""
+logpdf(post::Posterior, x::AbstractVector{<:Real}) = logpdf(post, reshape(collect(x), :, 1))[1]
+
+"""`(mean, cov)`: the posterior mean (a vector) and covariance (a `dim × dim` matrix)."""
+function moments(post::Posterior)
+    mean = Vector{Float64}(undef, post.dim)
+    cov = Matrix{Float64}(undef, post.dim, post.dim)
+    post_check(ccall((:vbmc_post_moments, libvbmc), Cint, (Ptr{Cvoid}, Ptr{Cdouble}, Ptr{Cdouble}),
+                     live(post), mean, cov), "vbmc_post_moments")
+    return mean, cov
+end
+
+"""Write the snapshot to a file (atomically)."""
+function save(post::Posterior, path::AbstractString)
+    post_check(ccall((:vbmc_post_save, libvbmc), Cint, (Ptr{Cvoid}, Cstring), live(post), path),
+               "vbmc_post_save")
+    return nothing
+end
+
+"""Read a snapshot written by `save`."""
+function load_posterior(path::AbstractString)
+    handle = Ref{Ptr{Cvoid}}(C_NULL)
+    check(ccall((:vbmc_post_load, libvbmc), Cint, (Ref{Ptr{Cvoid}}, Cstring), handle, path),
+          () -> last_error(C_NULL))
+    return Posterior(handle[])
+end
+
+Base.show(io::IO, post::Posterior) =
+    print(io, "Posterior(dim = ", post.dim, ", components = ", post.components,
+          ", elbo = ", post.elbo, " ± ", post.elbo_sd, ")")
+
+end # module

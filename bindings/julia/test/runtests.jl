@@ -1,0 +1,34 @@
+# Tests of the Julia binding (not run in this project's CI: no Julia runtime is installed there;
+# see bindings/README.md). Run with VBMC_LIBRARY pointing at libvbmc and `julia --project -e
+# 'using Pkg; Pkg.test()'` from bindings/julia.
+using Test
+using VBMC
+
+gaussian_log_joint(x) = -0.5 * sum(abs2, x)
+
+@testset "VBMC" begin
+    @test VBMC.version() == "$(VBMC.VERSION_MAJOR).$(VBMC.VERSION_MINOR).$(VBMC.VERSION_PATCH)"
+    for status in instances(Status)
+        @test VBMC.status_name(Int(status)) == "VBMC_" * string(status)
+    end
+
+    err = try
+        VBMCRun(nothing, nothing, [3.0, -3.0], [-3.0, 3.0])
+        nothing
+    catch e
+        e
+    end
+    @test err isa VBMCError && err.status == VBMC.E_ARG && occursin("plb", err.message)
+
+    run = VBMCRun(nothing, nothing, [-2.0, -2.0], [2.0, 2.0];
+                  options = Dict("seed" => 5, "display" => "off", "max_fun_evals" => 40))
+    post = run!(run, gaussian_log_joint)
+    @test VBMC.stat(run, "finished") == 1.0
+    @test isfinite(elbo(post))
+    draws = sample(post, 7; seed = 11)
+    @test size(draws) == (2, 7)
+    @test draws == sample(post, 7; seed = 11)
+    @test length(logpdf(post, draws)) == 7
+    mean, cov = moments(post)
+    @test length(mean) == 2 && cov == cov'
+end

@@ -1,0 +1,119 @@
+classdef VBMC < handle
+%VBMC One Variational Bayesian Monte Carlo run of the libvbmc C library (via vbmc_mex).
+%   run = VBMC(lb, ub, plb, pub) creates a run in dimension numel(plb). lb/ub are the hard
+%   bounds ([] or -Inf/Inf for unbounded), plb/pub the finite plausible box.
+%   run = VBMC(lb, ub, plb, pub, x0, options) also sets the start ([]: centre of the box) and
+%   options, a struct of PyVBMC option names (see VBMC.options()), e.g. struct('seed', 1).
+%
+%   [x, done] = run.ask()      next point (1 x dim); done is true (x = []) when finished
+%   run.tell(x, log_joint, sd) report the log joint at x (sd > 0 for a noisy estimate)
+%   post = run.posterior()     a VBMCPosterior snapshot: elbo, sample, log_pdf, moments
+%   post = run.run(fn)         ask-tell loop with fn(x) -> log_joint or [log_joint, sd]
+%
+%   Errors are raised with identifiers vbmc:E_ARG, vbmc:E_STATE, ... and the library's message.
+
+  properties (SetAccess = private)
+    dim = 0  % dimension of the run
+  end
+  properties (Access = private)
+    id = 0   % handle id in vbmc_mex's registry
+  end
+
+  methods
+    function obj = VBMC(lb, ub, plb, pub, x0, options)
+      if nargin == 0
+        return;  % an empty object, filled by VBMC.load
+      end
+      if nargin < 5, x0 = []; end
+      if nargin < 6, options = struct(); end
+      obj.id = vbmc_mex('create', lb, ub, plb, pub, x0, options);
+      obj.dim = vbmc_mex('dim', obj.id);
+    end
+
+    function delete(obj)
+      if obj.id ~= 0
+        vbmc_mex('destroy', obj.id);
+        obj.id = 0;
+      end
+    end
+
+    function [x, done] = ask(obj)
+      [x, status] = vbmc_mex('ask', obj.id);
+      done = status == VBMC.status().DONE;
+    end
+
+    function tell(obj, x, log_joint, sd)
+      if nargin < 4, sd = 0; end
+      vbmc_mex('tell', obj.id, x, log_joint, sd);
+    end
+
+    function tell_extra(obj, x, log_joint, sd)
+      if nargin < 4, sd = 0; end
+      vbmc_mex('tell_extra', obj.id, x, log_joint, sd);
+    end
+
+    function abandon(obj, x)
+      vbmc_mex('abandon', obj.id, x);
+    end
+
+    function X = pending(obj)
+      % Points asked for and not yet told, one per row.
+      X = vbmc_mex('pending', obj.id);
+    end
+
+    function value = stat(obj, name)
+      % A scalar fact: 'iteration', 'func_count', 'elbo', 'finished', ...
+      value = vbmc_mex('stat', obj.id, name);
+    end
+
+    function post = posterior(obj)
+      post = VBMCPosterior(vbmc_mex('posterior', obj.id));
+    end
+
+    function save(obj, path)
+      vbmc_mex('save', obj.id, path);
+    end
+
+    function post = run(obj, fn)
+      % Ask-tell until the run finishes; fn(x) returns log_joint or [log_joint, sd]. The loop
+      % runs here (a MATLAB error must not unwind through the C library), so an error in fn
+      % leaves the run usable with its point pending.
+      while true
+        [x, done] = obj.ask();
+        if done
+          break;
+        end
+        value = fn(x);
+        if numel(value) > 1
+          obj.tell(x, value(1), value(2));
+        else
+          obj.tell(x, value, 0);
+        end
+      end
+      post = obj.posterior();
+    end
+  end
+
+  methods (Static)
+    function obj = load(path)
+      % Resume a run from a checkpoint written by save.
+      obj = VBMC();
+      obj.id = vbmc_mex('load', path);
+      obj.dim = vbmc_mex('dim', obj.id);
+    end
+
+    function table = options()
+      % Every option of the library: struct array with name, type, default, help.
+      table = vbmc_mex('options');
+    end
+
+    function text = version()
+      text = vbmc_mex('version');
+    end
+
+    function codes = status()
+      % Status codes and constants of the C header (generated into vbmc_constants.m).
+      codes = vbmc_constants();
+    end
+  end
+end

@@ -1,0 +1,404 @@
+/*
+ * MEX gateway to the libvbmc C API, one file for MATLAB's `mex` and Octave's `mkoctfile --mex`.
+ * Called as vbmc_mex(command, ...) by the classes VBMC and VBMCPosterior; every command converts
+ * its arguments, makes one library call and converts the result back.
+ *
+ * Handles: runs and posteriors are kept in a registry inside the MEX file and passed to MATLAB as
+ * numeric ids, checked on every use, so a stale or forged id raises an error instead of touching
+ * freed memory. Everything still registered is released when the MEX file is cleared.
+ *
+ * Point sets: MATLAB holds n points as an n x dim matrix (column-major); the C API takes row-major
+ * x[n*dim]; the gateway transposes. Errors are raised with identifiers "vbmc:E_ARG", ... and the
+ * library's message.
+ */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "mex.h"
+
+#include <vbmc/vbmc.h>
+
+/* ---- handle registry ------------------------------------------------------------------- */
+
+enum handle_kind { KIND_RUN = 1, KIND_POST = 2 };
+
+struct registered {
+    double id;
+    enum handle_kind kind;
+    void *address;
+    struct registered *next;
+};
+
+static struct registered *registry = NULL;
+static double next_id = 1.0;
+
+static void release(struct registered *entry)
+{
+    if (entry->kind == KIND_RUN)
+        vbmc_destroy((vbmc *)entry->address);
+    else
+        vbmc_post_destroy((vbmc_post *)entry->address);
+    free(entry);
+}
+
+static void release_all(void)
+{
+    while (registry != NULL) {
+        struct registered *entry = registry;
+        registry = entry->next;
+        release(entry);
+    }
+}
+
+static mxArray *register_handle(void *address, enum handle_kind kind)
+{
+    struct registered *entry = (struct registered *)malloc(sizeof *entry);
+    if (entry == NULL) {
+        if (kind == KIND_RUN)
+            vbmc_destroy((vbmc *)address);
+        else
+            vbmc_post_destroy((vbmc_post *)address);
+        mexErrMsgIdAndTxt("vbmc:E_NOMEM", "out of memory registering a handle");
+    }
+    entry->id = next_id;
+    next_id += 1.0;
+    entry->kind = kind;
+    entry->address = address;
+    entry->next = registry;
+    registry = entry;
+    return mxCreateDoubleScalar(entry->id);
+}
+
+static void *lookup(const mxArray *id, enum handle_kind kind)
+{
+    if (mxIsDouble(id) && mxGetNumberOfElements(id) == 1) {
+        const double wanted = mxGetScalar(id);
+        for (struct registered *entry = registry; entry != NULL; entry = entry->next)
+            if (entry->id == wanted && entry->kind == kind)
+                return entry->address;
+    }
+    mexErrMsgIdAndTxt("vbmc:handle", "not a live %s handle (released, or from a cleared MEX file)",
+                      kind == KIND_RUN ? "run" : "posterior");
+    return NULL;
+}
+
+static void unregister(const mxArray *id, enum handle_kind kind)
+{
+    if (!mxIsDouble(id) || mxGetNumberOfElements(id) != 1)
+        return;
+    const double wanted = mxGetScalar(id);
+    for (struct registered **link = &registry; *link != NULL; link = &(*link)->next) {
+        if ((*link)->id == wanted && (*link)->kind == kind) {
+            struct registered *entry = *link;
+            *link = entry->next;
+            release(entry);
+            return;
+        }
+    }
+}
+
+/* ---- errors and arguments -------------------------------------------------------------- */
+
+static void raise_status(vbmc_status status, const char *message)
+{
+    char id[64];
+    snprintf(id, sizeof id, "vbmc:%s", vbmc_status_name(status) + strlen("VBMC_"));
+    mexErrMsgIdAndTxt(id, "%s", message);
+}
+
+static void check_run(vbmc_status status, const vbmc *run)
+{
+    if (status < 0)
+        raise_status(status, vbmc_last_error(run));
+}
+
+static void check_post(vbmc_status status, const char *call_name)
+{
+    if (status < 0) {
+        char message[128];
+        snprintf(message, sizeof message, "%s rejected its arguments", call_name);
+        raise_status(status, message);
+    }
+}
+
+static void need_args(int nrhs, int wanted, const char *command)
+{
+    if (nrhs != wanted)
+        mexErrMsgIdAndTxt("vbmc:E_ARG", "vbmc_mex('%s', ...) takes %d arguments, not %d", command,
+                          wanted - 1, nrhs - 1);
+}
+
+/* A real vector of dim elements, or NULL for []. */
+static const double *optional_vector(const mxArray *value, size_t dim, const char *what)
+{
+    if (mxIsEmpty(value))
+        return NULL;
+    if (!mxIsDouble(value) || mxIsComplex(value) || mxGetNumberOfElements(value) != dim)
+        mexErrMsgIdAndTxt("vbmc:E_ARG", "%s must be a real vector of %d elements", what, (int)dim);
+    return mxGetPr(value);
+}
+
+static const double *required_vector(const mxArray *value, size_t dim, const char *what)
+{
+    const double *values = optional_vector(value, dim, what);
+    if (values == NULL)
+        mexErrMsgIdAndTxt("vbmc:E_ARG", "%s must be a real vector of %d elements", what, (int)dim);
+    return values;
+}
+
+static double scalar(const mxArray *value, const char *what)
+{
+    if (!mxIsNumeric(value) || mxIsComplex(value) || mxGetNumberOfElements(value) != 1)
+        mexErrMsgIdAndTxt("vbmc:E_ARG", "%s must be a real scalar", what);
+    return mxGetScalar(value);
+}
+
+/* A string owned by MATLAB's allocator (freed automatically when the MEX call returns). */
+static char *text(const mxArray *value, const char *what)
+{
+    char *chars = mxIsChar(value) ? mxArrayToString(value) : NULL;
+    if (chars == NULL)
+        mexErrMsgIdAndTxt("vbmc:E_ARG", "%s must be a character vector", what);
+    return chars;
+}
+
+/* Row-major copy of an n x dim matrix (mxMalloc: freed when the MEX call returns). */
+static double *row_major(const mxArray *matrix, size_t n, size_t dim)
+{
+    const double *columns = mxGetPr(matrix);
+    double *rows = (double *)mxMalloc((n * dim + 1) * sizeof(double));
+    for (size_t i = 0; i < n; ++i)
+        for (size_t j = 0; j < dim; ++j)
+            rows[i * dim + j] = columns[i + j * n];
+    return rows;
+}
+
+static mxArray *column_major(const double *rows, size_t n, size_t dim)
+{
+    mxArray *matrix = mxCreateDoubleMatrix(n, dim, mxREAL);
+    double *columns = mxGetPr(matrix);
+    for (size_t i = 0; i < n; ++i)
+        for (size_t j = 0; j < dim; ++j)
+            columns[i + j * n] = rows[i * dim + j];
+    return matrix;
+}
+
+/* ---- commands -------------------------------------------------------------------------- */
+
+static mxArray *options_table(void)
+{
+    const char *fields[4] = {"name", "type", "default", "help"};
+    const char *(*columns[4])(int) = {vbmc_opts_name, vbmc_opts_type, vbmc_opts_default,
+                                      vbmc_opts_help};
+    const int count = vbmc_opts_count();
+    mxArray *table = mxCreateStructMatrix((size_t)count, 1, 4, fields);
+    for (int i = 0; i < count; ++i)
+        for (int c = 0; c < 4; ++c)
+            mxSetFieldByNumber(table, (size_t)i, c, mxCreateString(columns[c](i)));
+    return table;
+}
+
+/* Options from a scalar struct: logical -> "true"/"false", numeric -> double, char -> text. */
+static vbmc_status apply_options(vbmc_opts *opts, const mxArray *settings)
+{
+    if (mxIsEmpty(settings))
+        return VBMC_OK;
+    if (!mxIsStruct(settings) || mxGetNumberOfElements(settings) != 1)
+        mexErrMsgIdAndTxt("vbmc:E_ARG", "options must be a scalar struct");
+    for (int f = 0; f < mxGetNumberOfFields(settings); ++f) {
+        const char *name = mxGetFieldNameByNumber(settings, f);
+        const mxArray *value = mxGetFieldByNumber(settings, 0, f);
+        vbmc_status status;
+        if (value != NULL && mxIsLogical(value) && mxGetNumberOfElements(value) == 1)
+            status = vbmc_opts_set(opts, name, mxIsLogicalScalarTrue(value) ? "true" : "false");
+        else if (value != NULL && mxIsChar(value))
+            status = vbmc_opts_set(opts, name, text(value, name));
+        else if (value != NULL && mxIsNumeric(value) && !mxIsComplex(value) &&
+                 mxGetNumberOfElements(value) == 1)
+            status = vbmc_opts_set_double(opts, name, mxGetScalar(value));
+        else
+            status = vbmc_opts_set(opts, name, "");
+        if (status != VBMC_OK)
+            return status;
+    }
+    return VBMC_OK;
+}
+
+/* create(lb, ub, plb, pub, x0, options): dim is numel(plb). */
+static mxArray *create(const mxArray *const *args)
+{
+    const size_t dim = mxGetNumberOfElements(args[2]);
+    const double *lb = optional_vector(args[0], dim, "lb");
+    const double *ub = optional_vector(args[1], dim, "ub");
+    const double *plb = optional_vector(args[2], dim, "plb");
+    const double *pub = optional_vector(args[3], dim, "pub");
+    const double *x0 = optional_vector(args[4], dim, "x0");
+    vbmc_opts *opts = NULL;
+    vbmc *run = NULL;
+    vbmc_status status;
+    if (vbmc_opts_create(&opts) != VBMC_OK)
+        mexErrMsgIdAndTxt("vbmc:E_NOMEM", "vbmc_opts_create failed");
+    status = apply_options(opts, args[5]);
+    if (status != VBMC_OK) {
+        char message[512];
+        snprintf(message, sizeof message, "%s", vbmc_opts_error(opts));
+        vbmc_opts_destroy(opts);
+        raise_status(status, message);
+    }
+    status = vbmc_create(&run, (int)dim, x0, lb, ub, plb, pub, opts);
+    vbmc_opts_destroy(opts);
+    check_run(status, NULL);
+    return register_handle(run, KIND_RUN);
+}
+
+static void run_command(const char *command, int nlhs, mxArray **plhs, int nrhs,
+                        const mxArray **prhs)
+{
+    vbmc *run = (vbmc *)lookup(prhs[1], KIND_RUN);
+    const size_t dim = (size_t)vbmc_dim(run);
+    (void)nlhs;
+    if (strcmp(command, "destroy") == 0) {
+        unregister(prhs[1], KIND_RUN);
+    } else if (strcmp(command, "dim") == 0) {
+        plhs[0] = mxCreateDoubleScalar((double)dim);
+    } else if (strcmp(command, "ask") == 0) {
+        /* [x, status]: x is 1 x dim, or [] when status is VBMC_DONE. */
+        mxArray *x = mxCreateDoubleMatrix(1, dim, mxREAL);
+        const vbmc_status status = vbmc_ask(run, mxGetPr(x));
+        check_run(status, run);
+        if (status == VBMC_DONE) {
+            mxDestroyArray(x);
+            x = mxCreateDoubleMatrix(0, 0, mxREAL);
+        }
+        plhs[0] = x;
+        plhs[1] = mxCreateDoubleScalar((double)status);
+    } else if (strcmp(command, "tell") == 0 || strcmp(command, "tell_extra") == 0) {
+        need_args(nrhs, 5, command);
+        const double *x = required_vector(prhs[2], dim, "x");
+        const double log_joint = scalar(prhs[3], "log_joint");
+        const double sd = scalar(prhs[4], "sd");
+        check_run(strcmp(command, "tell") == 0 ? vbmc_tell(run, x, log_joint, sd)
+                                               : vbmc_tell_extra(run, x, log_joint, sd),
+                  run);
+    } else if (strcmp(command, "abandon") == 0) {
+        need_args(nrhs, 3, command);
+        check_run(vbmc_abandon(run, required_vector(prhs[2], dim, "x")), run);
+    } else if (strcmp(command, "pending") == 0) {
+        double count = 0.0;
+        check_run(vbmc_stat(run, "pending", &count), run);
+        double *rows = (double *)mxMalloc(((size_t)count * dim + 1) * sizeof(double));
+        for (int i = 0; i < (int)count; ++i)
+            check_run(vbmc_pending_point(run, i, rows + (size_t)i * dim), run);
+        plhs[0] = column_major(rows, (size_t)count, dim);
+    } else if (strcmp(command, "stat") == 0) {
+        need_args(nrhs, 3, command);
+        double value = 0.0;
+        check_run(vbmc_stat(run, text(prhs[2], "name"), &value), run);
+        plhs[0] = mxCreateDoubleScalar(value);
+    } else if (strcmp(command, "posterior") == 0) {
+        vbmc_post *post = NULL;
+        check_run(vbmc_posterior(run, &post), run);
+        plhs[0] = register_handle(post, KIND_POST);
+    } else if (strcmp(command, "save") == 0) {
+        need_args(nrhs, 3, command);
+        check_run(vbmc_save(run, text(prhs[2], "path")), run);
+    } else {
+        mexErrMsgIdAndTxt("vbmc:E_ARG", "unknown command '%s'", command);
+    }
+}
+
+static void post_command(const char *command, int nlhs, mxArray **plhs, int nrhs,
+                         const mxArray **prhs)
+{
+    vbmc_post *post = (vbmc_post *)lookup(prhs[1], KIND_POST);
+    const size_t dim = (size_t)vbmc_post_dim(post);
+    (void)nlhs;
+    if (strcmp(command, "post_destroy") == 0) {
+        unregister(prhs[1], KIND_POST);
+    } else if (strcmp(command, "post_info") == 0) {
+        /* [dim, components, elbo, elbo_sd] */
+        double elbo = 0.0, elbo_sd = 0.0;
+        check_post(vbmc_post_elbo(post, &elbo, &elbo_sd), "vbmc_post_elbo");
+        plhs[0] = mxCreateDoubleMatrix(1, 4, mxREAL);
+        double *info = mxGetPr(plhs[0]);
+        info[0] = (double)dim;
+        info[1] = (double)vbmc_post_components(post);
+        info[2] = elbo;
+        info[3] = elbo_sd;
+    } else if (strcmp(command, "post_sample") == 0) {
+        need_args(nrhs, 4, command);
+        const double n = scalar(prhs[2], "n");
+        const double seed = scalar(prhs[3], "seed");
+        if (!(n >= 0.0 && n <= 1e12 && n == (double)(size_t)n))
+            mexErrMsgIdAndTxt("vbmc:E_ARG", "n must be a whole number >= 0");
+        if (!(seed >= 0.0 && seed <= 9007199254740992.0 && seed == (double)(uint64_t)seed))
+            mexErrMsgIdAndTxt("vbmc:E_ARG", "seed must be a whole number between 0 and 2^53");
+        double *rows = (double *)mxMalloc(((size_t)n * dim + 1) * sizeof(double));
+        check_post(vbmc_post_sample(post, (size_t)n, (uint64_t)seed, rows), "vbmc_post_sample");
+        plhs[0] = column_major(rows, (size_t)n, dim);
+    } else if (strcmp(command, "post_log_pdf") == 0) {
+        need_args(nrhs, 3, command);
+        const mxArray *x = prhs[2];
+        if (!mxIsDouble(x) || mxIsComplex(x) || mxGetNumberOfDimensions(x) != 2 ||
+            mxGetN(x) != dim)
+            mexErrMsgIdAndTxt("vbmc:E_ARG", "X must be a real matrix with %d columns", (int)dim);
+        const size_t n = mxGetM(x);
+        plhs[0] = mxCreateDoubleMatrix(n, 1, mxREAL);
+        check_post(vbmc_post_log_pdf(post, n, row_major(x, n, dim), mxGetPr(plhs[0])),
+                   "vbmc_post_log_pdf");
+    } else if (strcmp(command, "post_moments") == 0) {
+        /* [mean (1 x dim), cov (dim x dim, symmetric so layout-free)] */
+        plhs[0] = mxCreateDoubleMatrix(1, dim, mxREAL);
+        plhs[1] = mxCreateDoubleMatrix(dim, dim, mxREAL);
+        check_post(vbmc_post_moments(post, mxGetPr(plhs[0]), mxGetPr(plhs[1])),
+                   "vbmc_post_moments");
+    } else if (strcmp(command, "post_save") == 0) {
+        need_args(nrhs, 3, command);
+        check_post(vbmc_post_save(post, text(prhs[2], "path")), "vbmc_post_save");
+    } else {
+        mexErrMsgIdAndTxt("vbmc:E_ARG", "unknown command '%s'", command);
+    }
+}
+
+void mexFunction(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[])
+{
+    static int registered_exit = 0;
+    const char *command;
+    if (!registered_exit) {
+        mexAtExit(release_all);
+        registered_exit = 1;
+    }
+    if (nrhs < 1)
+        mexErrMsgIdAndTxt("vbmc:E_ARG", "usage: vbmc_mex(command, ...)");
+    command = text(prhs[0], "command");
+
+    if (strcmp(command, "version") == 0) {
+        plhs[0] = mxCreateString(vbmc_version());
+    } else if (strcmp(command, "status_name") == 0) {
+        need_args(nrhs, 2, command);
+        plhs[0] = mxCreateString(vbmc_status_name((vbmc_status)scalar(prhs[1], "status")));
+    } else if (strcmp(command, "options") == 0) {
+        plhs[0] = options_table();
+    } else if (strcmp(command, "create") == 0) {
+        need_args(nrhs, 7, command);
+        plhs[0] = create(prhs + 1);
+    } else if (strcmp(command, "load") == 0) {
+        need_args(nrhs, 2, command);
+        vbmc *run = NULL;
+        check_run(vbmc_load(&run, text(prhs[1], "path")), NULL);
+        plhs[0] = register_handle(run, KIND_RUN);
+    } else if (strcmp(command, "post_load") == 0) {
+        need_args(nrhs, 2, command);
+        vbmc_post *post = NULL;
+        check_run(vbmc_post_load(&post, text(prhs[1], "path")), NULL);
+        plhs[0] = register_handle(post, KIND_POST);
+    } else if (nrhs < 2) {
+        mexErrMsgIdAndTxt("vbmc:E_ARG", "vbmc_mex('%s', handle, ...) needs a handle", command);
+    } else if (strncmp(command, "post_", 5) == 0) {
+        post_command(command, nlhs, plhs, nrhs, prhs);
+    } else {
+        run_command(command, nlhs, plhs, nrhs, prhs);
+    }
+}

@@ -1,0 +1,29 @@
+"""The 2-D banana of examples/quickstart.c from Python: ask-tell loop, seed 1, prints the ELBO."""
+import math
+
+import vbmc
+
+
+def banana_log_joint(x):
+    """-[(x1^2 - x2)^2 + (x1 - 1)^2 / 100] + log N(x; 0, 3^2 I), same operations as the C."""
+    ridge = x[0] * x[0] - x[1]
+    shift = x[0] - 1.0
+    log_likelihood = -(ridge * ridge + shift * shift / 100.0)
+    log_prior = -(x[0] * x[0] + x[1] * x[1]) / 18.0 - 2.0 * math.log(3.0) - math.log(2.0 * math.pi)
+    return log_likelihood + log_prior
+
+
+def main():
+    run = vbmc.VBMC(lb=None, ub=None, plb=[-3.0, -3.0], pub=[3.0, 3.0],
+                    options={"seed": 1, "display": "off"})
+    while (x := run.ask()) is not None:
+        run.tell(x, banana_log_joint(x))
+    post = run.posterior()
+    print("ELBO = %.17g" % post.elbo)
+    print("ELBO SD = %.17g" % post.elbo_sd)
+    mean, cov = post.moments()
+    print("posterior mean = %s" % mean)
+
+
+if __name__ == "__main__":
+    main()

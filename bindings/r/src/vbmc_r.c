@@ -1,0 +1,410 @@
+/*
+ * .Call glue between R and the libvbmc C API. Every routine converts its arguments, makes one
+ * library call and converts the result; nothing is computed here. Runs and posteriors live in
+ * external pointers whose finalizers call the library's _destroy. Errors are raised through the
+ * R function vbmc_raise() of the package namespace, as conditions of class "vbmc_error" carrying
+ * the status and the library's message.
+ *
+ * Point sets: R holds n points as an n x dim matrix (column-major); the C API takes row-major
+ * x[n*dim]; the glue transposes into and out of buffers from R_alloc (freed by R after the call).
+ */
+#include <stdint.h>
+#include <string.h>
+
+#define R_NO_REMAP
+#include <R.h>
+#include <R_ext/Rdynload.h>
+#include <Rinternals.h>
+
+#include <vbmc/vbmc.h>
+
+/* ---- errors ---------------------------------------------------------------------------- */
+
+/* Signal a vbmc_error condition (does not return). */
+static void raise_status(vbmc_status status, const char *message)
+{
+    SEXP namespace_env = PROTECT(R_FindNamespace(Rf_mkString("vbmc")));
+    SEXP code = PROTECT(Rf_ScalarInteger((int)status));
+    SEXP name = PROTECT(Rf_mkString(vbmc_status_name(status)));
+    SEXP text = PROTECT(Rf_mkString(message));
+    SEXP call = PROTECT(Rf_lang4(Rf_install("vbmc_raise"), code, name, text));
+    Rf_eval(call, namespace_env);
+    UNPROTECT(5);
+    Rf_error("%s: %s", vbmc_status_name(status), message); /* not reached */
+}
+
+static void check_run(vbmc_status status, const vbmc *run)
+{
+    if (status < 0)
+        raise_status(status, vbmc_last_error(run));
+}
+
+static void check_post(vbmc_status status, const char *call_name)
+{
+    if (status < 0) {
+        char message[128];
+        snprintf(message, sizeof message, "%s rejected its arguments", call_name);
+        raise_status(status, message);
+    }
+}
+
+/* ---- handles --------------------------------------------------------------------------- */
+
+static void run_finalizer(SEXP handle)
+{
+    vbmc_destroy((vbmc *)R_ExternalPtrAddr(handle));
+    R_ClearExternalPtr(handle);
+}
+
+static void post_finalizer(SEXP handle)
+{
+    vbmc_post_destroy((vbmc_post *)R_ExternalPtrAddr(handle));
+    R_ClearExternalPtr(handle);
+}
+
+static SEXP wrap_handle(void *address, const char *tag, R_CFinalizer_t finalizer)
+{
+    SEXP handle = PROTECT(R_MakeExternalPtr(address, Rf_install(tag), R_NilValue));
+    R_RegisterCFinalizerEx(handle, finalizer, TRUE);
+    UNPROTECT(1);
+    return handle;
+}
+
+static void *unwrap_handle(SEXP handle, const char *tag)
+{
+    void *address;
+    if (TYPEOF(handle) != EXTPTRSXP || R_ExternalPtrTag(handle) != Rf_install(tag))
+        Rf_error("expected a %s handle", tag);
+    address = R_ExternalPtrAddr(handle);
+    if (address == NULL)
+        Rf_error("this %s handle was released or comes from another R session", tag);
+    return address;
+}
+
+#define RUN(handle) ((vbmc *)unwrap_handle(handle, "vbmc_run"))
+#define POST(handle) ((vbmc_post *)unwrap_handle(handle, "vbmc_post"))
+
+/* ---- argument conversion --------------------------------------------------------------- */
+
+/* A double vector of length dim, or NULL for R's NULL. */
+static const double *optional_vector(SEXP values, int dim, const char *what)
+{
+    if (Rf_isNull(values))
+        return NULL;
+    if (TYPEOF(values) != REALSXP || XLENGTH(values) != dim)
+        Rf_error("%s must be a numeric vector of length %d", what, dim);
+    return REAL(values);
+}
+
+static const char *string_arg(SEXP value, const char *what)
+{
+    if (!Rf_isString(value) || XLENGTH(value) != 1 || STRING_ELT(value, 0) == NA_STRING)
+        Rf_error("%s must be a single string", what);
+    return Rf_translateCharUTF8(STRING_ELT(value, 0));
+}
+
+/* Row-major copy x[n*dim] of an n x dim R matrix. */
+static double *row_major(SEXP matrix, size_t n, int dim)
+{
+    const double *column_major = REAL(matrix);
+    double *rows = (double *)R_alloc(n * (size_t)dim + 1, sizeof(double));
+    for (size_t i = 0; i < n; ++i)
+        for (int j = 0; j < dim; ++j)
+            rows[i * (size_t)dim + (size_t)j] = column_major[i + (size_t)j * n];
+    return rows;
+}
+
+/* An n x dim R matrix from row-major rows[n*dim]. */
+static SEXP column_major(const double *rows, size_t n, int dim)
+{
+    SEXP matrix = PROTECT(Rf_allocMatrix(REALSXP, (int)n, dim));
+    double *out = REAL(matrix);
+    for (size_t i = 0; i < n; ++i)
+        for (int j = 0; j < dim; ++j)
+            out[i + (size_t)j * n] = rows[i * (size_t)dim + (size_t)j];
+    UNPROTECT(1);
+    return matrix;
+}
+
+/* ---- library and options --------------------------------------------------------------- */
+
+static SEXP r_version(void)
+{
+    return Rf_mkString(vbmc_version());
+}
+
+static SEXP r_options(void)
+{
+    const int count = vbmc_opts_count();
+    SEXP table = PROTECT(Rf_allocVector(VECSXP, 4));
+    SEXP names = PROTECT(Rf_allocVector(STRSXP, 4));
+    const char *(*columns[4])(int) = {vbmc_opts_name, vbmc_opts_type, vbmc_opts_default,
+                                      vbmc_opts_help};
+    const char *column_names[4] = {"name", "type", "default", "help"};
+    for (int c = 0; c < 4; ++c) {
+        SEXP column = Rf_allocVector(STRSXP, count);
+        SET_VECTOR_ELT(table, c, column);
+        for (int i = 0; i < count; ++i)
+            SET_STRING_ELT(column, i, Rf_mkCharCE(columns[c](i), CE_UTF8));
+        SET_STRING_ELT(names, c, Rf_mkChar(column_names[c]));
+    }
+    Rf_setAttrib(table, R_NamesSymbol, names);
+    UNPROTECT(2);
+    return table;
+}
+
+/* Set every entry of a named list on opts; returns the failing status (opts keeps the message). */
+static vbmc_status apply_options(vbmc_opts *opts, SEXP settings)
+{
+    SEXP names = Rf_getAttrib(settings, R_NamesSymbol);
+    for (R_xlen_t i = 0; i < XLENGTH(settings); ++i) {
+        SEXP value = VECTOR_ELT(settings, i);
+        const char *name = Rf_translateCharUTF8(STRING_ELT(names, i));
+        vbmc_status status;
+        if (XLENGTH(value) != 1)
+            status = vbmc_opts_set(opts, name, "");
+        else if (Rf_isLogical(value))
+            status = vbmc_opts_set(opts, name, LOGICAL(value)[0] ? "true" : "false");
+        else if (Rf_isInteger(value))
+            status = vbmc_opts_set_int(opts, name, INTEGER(value)[0]);
+        else if (Rf_isReal(value))
+            status = vbmc_opts_set_double(opts, name, REAL(value)[0]);
+        else if (Rf_isString(value))
+            status = vbmc_opts_set(opts, name, Rf_translateCharUTF8(STRING_ELT(value, 0)));
+        else
+            status = vbmc_opts_set(opts, name, "");
+        if (status != VBMC_OK)
+            return status;
+    }
+    return VBMC_OK;
+}
+
+/* ---- runs ------------------------------------------------------------------------------ */
+
+static SEXP r_create(SEXP lb, SEXP ub, SEXP plb, SEXP pub, SEXP x0, SEXP settings)
+{
+    const int dim = Rf_isNull(plb) ? 0 : (int)XLENGTH(plb);
+    const double *lb_values = optional_vector(lb, dim, "lb");
+    const double *ub_values = optional_vector(ub, dim, "ub");
+    const double *plb_values = optional_vector(plb, dim, "plb");
+    const double *pub_values = optional_vector(pub, dim, "pub");
+    const double *x0_values = optional_vector(x0, dim, "x0");
+    vbmc_opts *opts = NULL;
+    vbmc *run = NULL;
+    vbmc_status status;
+    char message[512];
+
+    if (vbmc_opts_create(&opts) != VBMC_OK)
+        Rf_error("vbmc_opts_create failed");
+    status = apply_options(opts, settings);
+    if (status != VBMC_OK) {
+        snprintf(message, sizeof message, "%s", vbmc_opts_error(opts));
+        vbmc_opts_destroy(opts);
+        raise_status(status, message);
+    }
+    status = vbmc_create(&run, dim, x0_values, lb_values, ub_values, plb_values, pub_values, opts);
+    vbmc_opts_destroy(opts);
+    check_run(status, NULL);
+    return wrap_handle(run, "vbmc_run", run_finalizer);
+}
+
+static SEXP r_load(SEXP path)
+{
+    vbmc *run = NULL;
+    check_run(vbmc_load(&run, string_arg(path, "path")), NULL);
+    return wrap_handle(run, "vbmc_run", run_finalizer);
+}
+
+static SEXP r_save(SEXP handle, SEXP path)
+{
+    vbmc *run = RUN(handle);
+    check_run(vbmc_save(run, string_arg(path, "path")), run);
+    return R_NilValue;
+}
+
+static SEXP r_dim(SEXP handle)
+{
+    return Rf_ScalarInteger(vbmc_dim(RUN(handle)));
+}
+
+/* The next point, or NULL when the run has finished. */
+static SEXP r_ask(SEXP handle)
+{
+    vbmc *run = RUN(handle);
+    SEXP x = PROTECT(Rf_allocVector(REALSXP, vbmc_dim(run)));
+    const vbmc_status status = vbmc_ask(run, REAL(x));
+    check_run(status, run);
+    UNPROTECT(1);
+    return status == VBMC_DONE ? R_NilValue : x;
+}
+
+static SEXP r_tell(SEXP handle, SEXP x, SEXP log_joint, SEXP sd, SEXP extra)
+{
+    vbmc *run = RUN(handle);
+    const double *point = optional_vector(x, vbmc_dim(run), "x");
+    const double value = Rf_asReal(log_joint);
+    const double noise = Rf_asReal(sd);
+    if (point == NULL)
+        Rf_error("x must be a numeric vector of length %d", vbmc_dim(run));
+    check_run(Rf_asLogical(extra) ? vbmc_tell_extra(run, point, value, noise)
+                                  : vbmc_tell(run, point, value, noise),
+              run);
+    return R_NilValue;
+}
+
+static SEXP r_abandon(SEXP handle, SEXP x)
+{
+    vbmc *run = RUN(handle);
+    const double *point = optional_vector(x, vbmc_dim(run), "x");
+    if (point == NULL)
+        Rf_error("x must be a numeric vector of length %d", vbmc_dim(run));
+    check_run(vbmc_abandon(run, point), run);
+    return R_NilValue;
+}
+
+static SEXP r_pending(SEXP handle)
+{
+    vbmc *run = RUN(handle);
+    const int dim = vbmc_dim(run);
+    double count = 0.0;
+    double *rows;
+    check_run(vbmc_stat(run, "pending", &count), run);
+    rows = (double *)R_alloc((size_t)count * (size_t)dim + 1, sizeof(double));
+    for (int i = 0; i < (int)count; ++i)
+        check_run(vbmc_pending_point(run, i, rows + (size_t)i * (size_t)dim), run);
+    return column_major(rows, (size_t)count, dim);
+}
+
+static SEXP r_stat(SEXP handle, SEXP name)
+{
+    vbmc *run = RUN(handle);
+    double value = 0.0;
+    check_run(vbmc_stat(run, string_arg(name, "name"), &value), run);
+    return Rf_ScalarReal(value);
+}
+
+static SEXP r_posterior(SEXP handle)
+{
+    vbmc *run = RUN(handle);
+    vbmc_post *post = NULL;
+    check_run(vbmc_posterior(run, &post), run);
+    return wrap_handle(post, "vbmc_post", post_finalizer);
+}
+
+/* ---- posteriors ------------------------------------------------------------------------ */
+
+static SEXP r_post_load(SEXP path)
+{
+    vbmc_post *post = NULL;
+    check_run(vbmc_post_load(&post, string_arg(path, "path")), NULL);
+    return wrap_handle(post, "vbmc_post", post_finalizer);
+}
+
+static SEXP r_post_save(SEXP handle, SEXP path)
+{
+    check_post(vbmc_post_save(POST(handle), string_arg(path, "path")), "vbmc_post_save");
+    return R_NilValue;
+}
+
+/* list(dim, components, elbo, elbo_sd) */
+static SEXP r_post_info(SEXP handle)
+{
+    vbmc_post *post = POST(handle);
+    double elbo = 0.0, elbo_sd = 0.0;
+    SEXP info = PROTECT(Rf_allocVector(VECSXP, 4));
+    SEXP names = PROTECT(Rf_allocVector(STRSXP, 4));
+    check_post(vbmc_post_elbo(post, &elbo, &elbo_sd), "vbmc_post_elbo");
+    SET_VECTOR_ELT(info, 0, Rf_ScalarInteger(vbmc_post_dim(post)));
+    SET_VECTOR_ELT(info, 1, Rf_ScalarInteger(vbmc_post_components(post)));
+    SET_VECTOR_ELT(info, 2, Rf_ScalarReal(elbo));
+    SET_VECTOR_ELT(info, 3, Rf_ScalarReal(elbo_sd));
+    SET_STRING_ELT(names, 0, Rf_mkChar("dim"));
+    SET_STRING_ELT(names, 1, Rf_mkChar("components"));
+    SET_STRING_ELT(names, 2, Rf_mkChar("elbo"));
+    SET_STRING_ELT(names, 3, Rf_mkChar("elbo_sd"));
+    Rf_setAttrib(info, R_NamesSymbol, names);
+    UNPROTECT(2);
+    return info;
+}
+
+static SEXP r_post_sample(SEXP handle, SEXP count, SEXP seed)
+{
+    vbmc_post *post = POST(handle);
+    const int dim = vbmc_post_dim(post);
+    const double n = Rf_asReal(count);
+    const double seed_value = Rf_asReal(seed);
+    double *rows;
+    if (!(n >= 0.0 && n <= (double)INT32_MAX && n == (double)(size_t)n))
+        Rf_error("n must be a whole number between 0 and %d", INT32_MAX);
+    if (!(seed_value >= 0.0 && seed_value <= 9007199254740992.0 &&
+          seed_value == (double)(uint64_t)seed_value))
+        Rf_error("seed must be a whole number between 0 and 2^53");
+    rows = (double *)R_alloc((size_t)n * (size_t)dim + 1, sizeof(double));
+    check_post(vbmc_post_sample(post, (size_t)n, (uint64_t)seed_value, rows), "vbmc_post_sample");
+    return column_major(rows, (size_t)n, dim);
+}
+
+static SEXP r_post_log_pdf(SEXP handle, SEXP x)
+{
+    vbmc_post *post = POST(handle);
+    const int dim = vbmc_post_dim(post);
+    size_t n;
+    SEXP values;
+    if (!Rf_isMatrix(x) || TYPEOF(x) != REALSXP || Rf_ncols(x) != dim)
+        Rf_error("x must be a numeric matrix with %d columns", dim);
+    n = (size_t)Rf_nrows(x);
+    values = PROTECT(Rf_allocVector(REALSXP, (R_xlen_t)n));
+    check_post(vbmc_post_log_pdf(post, n, row_major(x, n, dim), REAL(values)), "vbmc_post_log_pdf");
+    UNPROTECT(1);
+    return values;
+}
+
+/* list(mean, cov) */
+static SEXP r_post_moments(SEXP handle)
+{
+    vbmc_post *post = POST(handle);
+    const int dim = vbmc_post_dim(post);
+    SEXP moments = PROTECT(Rf_allocVector(VECSXP, 2));
+    SEXP names = PROTECT(Rf_allocVector(STRSXP, 2));
+    SEXP mean = Rf_allocVector(REALSXP, dim);
+    SET_VECTOR_ELT(moments, 0, mean);
+    SEXP cov = Rf_allocMatrix(REALSXP, dim, dim);
+    SET_VECTOR_ELT(moments, 1, cov);
+    /* cov is symmetric, so its row-major and column-major layouts coincide. */
+    check_post(vbmc_post_moments(post, REAL(mean), REAL(cov)), "vbmc_post_moments");
+    SET_STRING_ELT(names, 0, Rf_mkChar("mean"));
+    SET_STRING_ELT(names, 1, Rf_mkChar("cov"));
+    Rf_setAttrib(moments, R_NamesSymbol, names);
+    UNPROTECT(2);
+    return moments;
+}
+
+/* ---- registration ---------------------------------------------------------------------- */
+
+static const R_CallMethodDef call_methods[] = {
+    {"version", (DL_FUNC)&r_version, 0},
+    {"options", (DL_FUNC)&r_options, 0},
+    {"create", (DL_FUNC)&r_create, 6},
+    {"load", (DL_FUNC)&r_load, 1},
+    {"save", (DL_FUNC)&r_save, 2},
+    {"dim", (DL_FUNC)&r_dim, 1},
+    {"ask", (DL_FUNC)&r_ask, 1},
+    {"tell", (DL_FUNC)&r_tell, 5},
+    {"abandon", (DL_FUNC)&r_abandon, 2},
+    {"pending", (DL_FUNC)&r_pending, 1},
+    {"stat", (DL_FUNC)&r_stat, 2},
+    {"posterior", (DL_FUNC)&r_posterior, 1},
+    {"post_load", (DL_FUNC)&r_post_load, 1},
+    {"post_save", (DL_FUNC)&r_post_save, 2},
+    {"post_info", (DL_FUNC)&r_post_info, 1},
+    {"post_sample", (DL_FUNC)&r_post_sample, 3},
+    {"post_log_pdf", (DL_FUNC)&r_post_log_pdf, 2},
+    {"post_moments", (DL_FUNC)&r_post_moments, 1},
+    {NULL, NULL, 0}};
+
+void R_init_vbmc(DllInfo *info)
+{
+    R_registerRoutines(info, NULL, call_methods, NULL, NULL);
+    R_useDynamicSymbols(info, FALSE);
+    R_forceSymbols(info, TRUE);
+}

@@ -1,0 +1,65 @@
+# Tests of the R binding against the installed package (meson sets R_LIBS to the build's copy).
+library(vbmc)
+
+failures <- 0
+check <- function(condition, what) {
+  if (isTRUE(condition)) {
+    cat("ok:", what, "\n")
+  } else {
+    cat("FAILED:", what, "\n")
+    failures <<- failures + 1
+  }
+}
+caught <- function(expr) tryCatch({ expr; NULL }, vbmc_error = function(e) e)
+gaussian_log_joint <- function(x) -0.5 * sum(x * x)
+
+check(vbmc_version() == paste(vbmc_constants[c("VERSION_MAJOR", "VERSION_MINOR",
+                                                "VERSION_PATCH")], collapse = "."),
+      "version matches the header macros")
+check(all(c("seed", "max_fun_evals") %in% vbmc_options()$name), "option introspection")
+
+e <- caught(vbmc(plb = c(3, -3), pub = c(-3, 3)))
+check(inherits(e, "vbmc_error") && e$status == vbmc_status_codes[["E_ARG"]] &&
+        grepl("plb", e$library_message), "misordered box raises E_ARG naming plb")
+
+e <- caught(vbmc(plb = -1, pub = 1, options = list(no_such_option = 1)))
+check(inherits(e, "vbmc_error") && e$status_name == "VBMC_E_OPTION" &&
+        grepl("no_such_option", e$library_message), "unknown option raises E_OPTION")
+
+run <- vbmc(plb = -1, pub = 1, options = list(seed = 3L, display = "off"))
+x <- vbmc_ask(run)
+e <- caught(vbmc_tell(run, x + 0.25, 0))
+check(inherits(e, "vbmc_error") && e$status == vbmc_status_codes[["E_STATE"]],
+      "tell of a point not pending raises E_STATE")
+vbmc_tell(run, x, gaussian_log_joint(x))
+check(vbmc_stat(run, "func_count") == 1, "the run stays usable after an error")
+
+failing <- vbmc(plb = -1, pub = 1, options = list(display = "off"))
+r_error <- tryCatch(vbmc_run(failing, function(x) stop("model failed")), error = function(e) e)
+check(conditionMessage(r_error) == "model failed" && nrow(vbmc_pending(failing)) == 1,
+      "an R error in fn propagates and leaves the point pending")
+vbmc_abandon(failing, vbmc_pending(failing)[1, ])
+check(vbmc_stat(failing, "pending") == 0, "abandon clears the pending point")
+
+run <- vbmc(plb = c(-2, -2), pub = c(2, 2),
+            options = list(seed = 5L, display = "off", max_fun_evals = 40L))
+post <- vbmc_run(run, gaussian_log_joint)
+check(vbmc_stat(run, "finished") == 1 && is.finite(post$elbo), "run finishes with a finite ELBO")
+draws <- vbmc_sample(post, 7, seed = 11)
+check(identical(dim(draws), c(7L, 2L)) && identical(draws, vbmc_sample(post, 7, seed = 11)),
+      "sample gives n x dim, reproducibly")
+values <- vbmc_log_pdf(post, draws)
+check(length(values) == 7 && abs(vbmc_log_pdf(post, draws[4, ]) - values[4]) <=
+        1e-12 * abs(values[4]), "log_pdf of rows and of one point agree")
+m <- vbmc_moments(post)
+check(length(m$mean) == 2 && isSymmetric(m$cov), "moments have the right shapes")
+path <- tempfile(fileext = ".vbmc")
+vbmc_post_save(post, path)
+loaded <- vbmc_post_load(path)
+check(loaded$elbo == post$elbo && identical(vbmc_log_pdf(loaded, draws), values),
+      "posterior save/load round-trips")
+e <- caught(vbmc_post_load(tempfile()))
+check(inherits(e, "vbmc_error") && e$status_name == "VBMC_E_IO", "loading a missing file")
+
+if (failures > 0) quit(status = 1)
+cat("all R checks passed\n")

@@ -1,0 +1,41 @@
+"""Run the C reference and a binding's banana example; pass if their ELBOs agree to 1e-12.
+
+    python3 compare_elbo.py REFERENCE_EXE -- COMMAND [ARGS...]
+
+Both programs print a line "ELBO = <value>". The same engine, seed and asks give the same ELBO,
+so the tolerance is 1e-12 (relative to max(1, |ELBO|)): only the last bits of the log joint, as
+computed by each language, may differ. Exits 0 on agreement, 1 otherwise.
+"""
+import re
+import subprocess
+import sys
+
+TOLERANCE = 1e-12
+
+
+def elbo_of(command):
+    done = subprocess.run(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    sys.stdout.write(done.stdout)
+    sys.stderr.write(done.stderr)
+    if done.returncode != 0:
+        sys.exit("%s exited with %d" % (command[0], done.returncode))
+    match = re.search(r"^ELBO =\s*(\S+)\s*$", done.stdout, flags=re.M)
+    if match is None:
+        sys.exit("%s printed no line 'ELBO = <value>'" % " ".join(command))
+    return float(match.group(1))
+
+
+def main():
+    if len(sys.argv) < 4 or sys.argv[2] != "--":
+        sys.exit(__doc__)
+    reference = elbo_of([sys.argv[1]])
+    binding = elbo_of(sys.argv[3:])
+    difference = abs(binding - reference)
+    tolerance = TOLERANCE * max(1.0, abs(reference))
+    print("reference ELBO %.17g, binding ELBO %.17g, |difference| %.3g, tolerance %.3g"
+          % (reference, binding, difference, tolerance))
+    return 0 if difference <= tolerance else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,25 @@
+// Acquisition functions of active sampling (paper section 3.3, eq. 9; PyVBMC
+// acquisition_functions/). Values are to be MINIMISED, as in PyVBMC.
+#pragma once
+#include "acquisition/acq_settings.hpp"
+#include "gp/gp.hpp"
+#include "linalg/matrix.hpp"
+#include "vp/vp.hpp"
+
+namespace libvbmc {
+
+// One acquisition value from the eq. 10 moments of the surrogate at x (mean f_bar, total
+// variance var_tot), log q(x) and the largest observed log joint y_max, with PyVBMC's
+// post-processing (AbstractAcqFcn.__call__): log q floored at log(DBL_MIN); when
+// s.variance_regularized and var_tot < tol_gp_var the value is penalised by
+// + (tol/var_tot - 1) (log kind) or * exp(-(tol/var_tot - 1)); the result is floored at
+// -DBL_MAX. Zero variance gives +inf (log) or 0 (pro, us); NaN input gives +inf.
+double acq_from_moments(const AcqSettings& s, double f_bar, double var_tot, double log_q, double y_max);
+
+// Acquisition values at the rows of xs (transformed space): GP predictions over the whole
+// batch (gp_predict, eq. 10), vp log densities, acq_from_moments, and +inf outside the hard
+// limits s.lb_eps / s.ub_eps. acq receives xs.rows values.
+void acq_evaluate(const Gp& gp, const VariationalPosterior& vp, const Matrix& xs, double y_max,
+                  const AcqSettings& s, double* acq);
+
+}  // namespace libvbmc

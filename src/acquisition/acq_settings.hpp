@@ -1,0 +1,40 @@
+// Tunables of active sampling (paper section 3.3), named and defaulted as PyVBMC's options
+// (advanced_vbmc_options.ini) unless stated otherwise.
+#pragma once
+#include <vector>
+
+namespace libvbmc {
+
+// Which acquisition function to minimise (PyVBMC search_acq_fcn; default AcqFcnLog).
+enum class AcqKind {
+    pro,  // AcqFcn: prospective uncertainty sampling, -V(x) exp(f(x) - y_max) q(x) (paper eq. 9)
+    us,   // AcqFcnVanilla: vanilla uncertainty sampling, -V(x) q(x)^2
+    log,  // AcqFcnLog: -log of a_pro, -(log V(x) + f(x) - y_max + log q(x))
+};
+
+struct AcqSettings {
+    AcqKind kind = AcqKind::log;            // search_acq_fcn = [AcqFcnLog()]
+    int ns_search = 1 << 13;                 // ns_search: candidates per new point
+    double cache_frac = 0.5;                 // cache_frac: share of candidates from the start cache
+    double heavy_tail_search_frac = 0.25;    // heavy_tail_search_frac: vp with Student-t(3) scales
+    double heavy_tail_df = 3.0;              // degrees of freedom of those draws
+    double mvn_search_frac = 0.25;           // mvn_search_frac: Gaussian with the vp moments
+    double box_search_frac = 0.25;           // box_search_frac: uniform box around the training set
+    // The rest of the candidates are plain vp draws.
+    bool variance_regularized = true;        // variance_regularized_acq_fcn (see the report: on in
+                                             // MATLAB VBMC; a key typo disables it in PyVBMC)
+    double tol_gp_var = 1e-4;                // tol_gp_var: penalise V(x) below this
+    bool search_cmaes = true;                // search_optimizer = "cmaes" (false: "none")
+    bool search_cmaes_vp_init = true;        // search_cmaes_vp_init: CMA-ES scales from the vp
+    int search_max_fun_evals = 0;            // search_max_fun_evals; 0 = 500 (D + 2)
+    // Search box in the transformed space (PyVBMC optim_state lb_search / ub_search; the run
+    // owns and expands it). Empty = unbounded: CMA-ES then uses the training range +- 10%.
+    std::vector<double> lb_search;
+    std::vector<double> ub_search;
+    // Hard limits in the transformed space: points outside get acquisition +inf (PyVBMC
+    // lb_eps_orig / ub_eps_orig, mapped by the run). Empty = none.
+    std::vector<double> lb_eps;
+    std::vector<double> ub_eps;
+};
+
+}  // namespace libvbmc

@@ -1,0 +1,161 @@
+#include "acquisition/active_sample.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <memory>
+#include <numeric>
+
+#include "acquisition/acq_fcn.hpp"
+#include "acquisition/cmaes.hpp"
+#include "acquisition/search_points.hpp"
+#include "util/error.hpp"
+
+namespace libvbmc {
+
+namespace {
+
+// Candidates are scored in blocks so the GP cross-covariances stay cache-sized.
+constexpr int kScoreBlock = 1024;
+
+bool is_training_point(const GpData& data, const double* x) {
+    for (int i = 0; i < data.size(); ++i)
+        if (std::equal(x, x + data.x.cols, data.x.row(i))) return true;
+    return false;
+}
+
+// The GP with every avoid point not yet in it added at its predicted mean; nullptr if none.
+std::unique_ptr<Gp> with_pending(const Gp& gp, const Matrix& avoid_points) {
+    std::unique_ptr<Gp> augmented;
+    for (int i = 0; i < avoid_points.rows; ++i) {
+        const double* x = avoid_points.row(i);
+        const Gp& current = augmented ? *augmented : gp;
+        if (is_training_point(current.data, x)) continue;
+        Matrix point(1, gp.dim);
+        std::copy(x, x + gp.dim, point.row(0));
+        std::vector<double> mean, var;
+        gp_predict(current, point, mean, var);
+        if (!augmented) augmented = std::make_unique<Gp>(gp);
+        gp_add_point(*augmented, x, mean[0], 0.0);
+    }
+    return augmented;
+}
+
+void score(const Gp& gp, const VariationalPosterior& vp, const Matrix& points, double y_max,
+           const AcqSettings& s, std::vector<double>& values) {
+    values.resize(static_cast<size_t>(points.rows));
+    Matrix block;
+    for (int start = 0; start < points.rows; start += kScoreBlock) {
+        const int count = std::min(kScoreBlock, points.rows - start);
+        block.rows = count;
+        block.cols = points.cols;
+        block.data.assign(points.row(start), points.row(start) + static_cast<size_t>(count) * points.cols);
+        acq_evaluate(gp, vp, block, y_max, s, values.data() + start);
+    }
+}
+
+// Initial CMA-ES scales: per-coordinate SDs of the vp (search_cmaes_vp_init, as MATLAB VBMC's
+// insigma vector) or of the top hpd_frac = 0.8 of the training points (get_hpd).
+std::vector<double> search_scales(const Gp& gp, const VariationalPosterior& vp, const AcqSettings& s) {
+    const int dim = gp.dim;
+    std::vector<double> sd(dim, 0.0);
+    if (s.search_cmaes_vp_init) {
+        std::vector<double> mean;
+        Matrix cov;
+        vp_moments(vp, mean, cov);
+        for (int d = 0; d < dim; ++d) sd[d] = std::sqrt(std::max(cov(d, d), 0.0));
+        return sd;
+    }
+    const int n = gp.data.size();
+    std::vector<int> order(n);
+    std::iota(order.begin(), order.end(), 0);
+    std::stable_sort(order.begin(), order.end(), [&](int a, int b) { return gp.data.y[a] > gp.data.y[b]; });
+    const int top = std::max(1, static_cast<int>(std::ceil(0.8 * n)));
+    for (int d = 0; d < dim; ++d) {
+        double mean = 0.0, sq = 0.0;
+        for (int i = 0; i < top; ++i) mean += gp.data.x(order[i], d);
+        mean /= top;
+        for (int i = 0; i < top; ++i) sq += (gp.data.x(order[i], d) - mean) * (gp.data.x(order[i], d) - mean);
+        sd[d] = std::sqrt(sq / top);
+    }
+    return sd;
+}
+
+// CMA-ES box: the search box widened to contain x0 or, if it is unbounded, the training range
+// widened by 10% on each side (PyVBMC active_sample).
+void search_box(const Gp& gp, const std::vector<double>& x0, const AcqSettings& s, std::vector<double>& lower,
+                std::vector<double>& upper) {
+    const int dim = gp.dim;
+    lower.assign(dim, 0.0);
+    upper.assign(dim, 0.0);
+    bool finite = !s.lb_search.empty();
+    for (int d = 0; finite && d < dim; ++d) finite = std::isfinite(s.lb_search[d]) && std::isfinite(s.ub_search[d]);
+    for (int d = 0; d < dim; ++d) {
+        if (finite) {
+            lower[d] = std::min(x0[d], s.lb_search[d]);
+            upper[d] = std::max(x0[d], s.ub_search[d]);
+            continue;
+        }
+        double x_min = x0[d], x_max = x0[d];
+        for (int i = 0; i < gp.data.size(); ++i) {
+            x_min = std::min(x_min, gp.data.x(i, d));
+            x_max = std::max(x_max, gp.data.x(i, d));
+        }
+        const double margin = 0.1 * (x_max - x_min);
+        lower[d] = x_min - margin;
+        upper[d] = x_max + margin;
+    }
+}
+
+}  // namespace
+
+AcqResult acquire(const Gp& gp_in, const VariationalPosterior& vp, const Matrix& avoid_points,
+                  const Matrix& start_cache, const AcqSettings& s, Rng& rng) {
+    const int dim = gp_in.dim;
+    if (gp_in.data.size() == 0 || gp_in.samples.empty())
+        throw_error(Code::internal, "acquire: the GP has no training data or no hyperparameter sample");
+    if (vp.dim != dim) throw_error(Code::internal, "acquire: the GP and the vp differ in dimension");
+    if (avoid_points.rows > 0 && avoid_points.cols != dim)
+        throw_error(Code::internal, "acquire: avoid_points have the wrong number of columns");
+    const std::unique_ptr<Gp> augmented = with_pending(gp_in, avoid_points);
+    const Gp& gp = augmented ? *augmented : gp_in;
+    const double y_max = *std::max_element(gp_in.data.y.begin(), gp_in.data.y.end());
+
+    // Fast search over the candidate set.
+    std::vector<int> cache_index;
+    const Matrix candidates = search_points(gp.data.x, vp, start_cache, s, rng, cache_index);
+    if (candidates.rows == 0) throw_error(Code::option, "ns_search must be positive.");
+    std::vector<double> values;
+    score(gp, vp, candidates, y_max, s, values);
+    const int best = static_cast<int>(std::min_element(values.begin(), values.end()) - values.begin());
+    AcqResult result;
+    result.x.assign(candidates.row(best), candidates.row(best) + dim);
+    result.value = values[best];
+    result.cache_index = cache_index[best];
+    if (!s.search_cmaes) return result;
+
+    // Refinement of the best candidate by CMA-ES.
+    std::vector<double> sd = search_scales(gp, vp, s);
+    const double sigma0 = *std::max_element(sd.begin(), sd.end());
+    if (!(sigma0 > 0.0) || !std::isfinite(sigma0)) return result;
+    Matrix c0(dim, dim);
+    for (int d = 0; d < dim; ++d) c0(d, d) = std::max(sd[d] / sigma0, 1e-6) * std::max(sd[d] / sigma0, 1e-6);
+    CmaesSettings cs;
+    cs.max_fun_evals = s.search_max_fun_evals > 0 ? s.search_max_fun_evals : 500 * (dim + 2);
+    cs.tol_fun = s.kind == AcqKind::log ? 1e-2 : std::max(1e-12, std::abs(result.value) * 1e-3);
+    search_box(gp, result.x, s, cs.lower, cs.upper);
+    const BatchObjective objective = [&](const Matrix& xs, double* out) { acq_evaluate(gp, vp, xs, y_max, s, out); };
+    const CmaesResult refined = cmaes_minimize(objective, result.x, sigma0, c0, cs, rng);
+    if (refined.f_best < result.value) {
+        result.x = refined.x_best;
+        result.value = refined.f_best;
+        result.cache_index = -1;
+    }
+    return result;
+}
+
+std::vector<double> acquire_point(const Gp& gp, const VariationalPosterior& vp, const Matrix& avoid_points,
+                                  const AcqSettings& s, Rng& rng) {
+    return acquire(gp, vp, avoid_points, Matrix(), s, rng).x;
+}
+
+}  // namespace libvbmc

@@ -1,0 +1,33 @@
+// Choice of the next point to evaluate by active sampling (paper section 3.3; PyVBMC
+// active_sample, one pass of its loop): minimise the acquisition function over a fast
+// candidate set, then refine the best candidate with CMA-ES.
+#pragma once
+#include <vector>
+
+#include "acquisition/acq_settings.hpp"
+#include "gp/gp.hpp"
+#include "linalg/matrix.hpp"
+#include "util/rng.hpp"
+#include "vp/vp.hpp"
+
+namespace libvbmc {
+
+struct AcqResult {
+    std::vector<double> x;  // chosen point, transformed space
+    double value = 0.0;     // its acquisition value (lower is better)
+    int cache_index = -1;   // row of start_cache it was taken from, or -1
+};
+
+// Next point to evaluate. avoid_points: points already in the training set or pending (asked,
+// not yet told); rows not already in gp.data.x are added to a copy of the GP at their
+// predicted mean (kriging believer), so the variance, and with it the acquisition and the
+// variance regulariser, treats them as observed. start_cache: user-provided points not yet
+// evaluated (may be empty). y_max is the largest training value of gp.
+AcqResult acquire(const Gp& gp, const VariationalPosterior& vp, const Matrix& avoid_points,
+                  const Matrix& start_cache, const AcqSettings& s, Rng& rng);
+
+// acquire() without a start cache, returning only the point.
+std::vector<double> acquire_point(const Gp& gp, const VariationalPosterior& vp, const Matrix& avoid_points,
+                                  const AcqSettings& s, Rng& rng);
+
+}  // namespace libvbmc

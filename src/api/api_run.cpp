@@ -1,0 +1,219 @@
+// vbmc_create ... vbmc_load: the run handle.
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <sstream>
+
+#include "api/handles.hpp"
+#include "io/file_format.hpp"
+
+using namespace libvbmc;
+
+namespace {
+
+std::string num(double v) {
+    std::ostringstream s;
+    s.precision(17);
+    s << v;
+    return s.str();
+}
+
+std::string at(const char* name, int d) { return std::string(name) + "[" + std::to_string(d) + "]"; }
+
+// Bounds and starting point rules of vbmc_create: finite plausible box, lb < plb < pub < ub,
+// lb < x0 < ub, nothing NaN.
+void check_bounds(int dim, const double* x0, const double* lb, const double* ub, const double* plb,
+                  const double* pub) {
+    if (dim < 1 || dim > VBMC_MAX_DIM)
+        throw_error(Code::arg, "dim = " + std::to_string(dim) + " is outside [1, " + std::to_string(VBMC_MAX_DIM) + "]");
+    require_pointer(plb, "plb");
+    require_pointer(pub, "pub");
+    for (int d = 0; d < dim; ++d) {
+        const double lo = lb ? lb[d] : -INFINITY;
+        const double hi = ub ? ub[d] : INFINITY;
+        if (std::isnan(lo) || lo == INFINITY) throw_error(Code::arg, at("lb", d) + " = " + num(lo) + " is not a valid lower bound");
+        if (std::isnan(hi) || hi == -INFINITY) throw_error(Code::arg, at("ub", d) + " = " + num(hi) + " is not a valid upper bound");
+        if (!std::isfinite(plb[d])) throw_error(Code::arg, at("plb", d) + " = " + num(plb[d]) + " is not finite");
+        if (!std::isfinite(pub[d])) throw_error(Code::arg, at("pub", d) + " = " + num(pub[d]) + " is not finite");
+        if (!(lo < hi)) throw_error(Code::arg, at("lb", d) + " = " + num(lo) + " is not below " + at("ub", d) + " = " + num(hi));
+        if (!(plb[d] < pub[d])) throw_error(Code::arg, at("plb", d) + " = " + num(plb[d]) + " is not below " + at("pub", d) + " = " + num(pub[d]));
+        if (!(lo < plb[d])) throw_error(Code::arg, at("lb", d) + " = " + num(lo) + " is not below " + at("plb", d) + " = " + num(plb[d]));
+        if (!(pub[d] < hi)) throw_error(Code::arg, at("pub", d) + " = " + num(pub[d]) + " is not below " + at("ub", d) + " = " + num(hi));
+        if (x0 != nullptr) {
+            if (!std::isfinite(x0[d])) throw_error(Code::arg, at("x0", d) + " = " + num(x0[d]) + " is not finite");
+            if (!(lo < x0[d] && x0[d] < hi))
+                throw_error(Code::arg, at("x0", d) + " = " + num(x0[d]) + " is not strictly inside (" + num(lo) + ", " + num(hi) + ")");
+        }
+    }
+}
+
+void default_logger(void*, int, const char* line) { std::fprintf(stderr, "%s\n", line); }
+
+void connect_logger(::vbmc* handle) {
+    handle->run->set_log_sink([handle](int level, const std::string& line) {
+        vbmc_log_fn fn = handle->log_fn ? handle->log_fn : default_logger;
+        fn(handle->log_userdata, level, line.c_str());
+    });
+}
+
+void autosave(::vbmc* handle) {
+    Run& run = *handle->run;
+    if (!run.checkpoint_due()) return;
+    Writer payload;
+    run.write(payload);
+    try {
+        write_container(run.settings().checkpoint_file, FileKind::checkpoint, payload.bytes());
+    } catch (const Error& e) {
+        throw_error(Code::io, std::string("the value was recorded, but the automatic checkpoint failed: ") + e.what());
+    }
+}
+
+// Every call on a run: a NULL or invalid handle has nowhere to store its message, so it only
+// returns VBMC_E_ARG.
+template <typename Handle, typename Body>
+vbmc_status on_run(Handle* run, Body&& body) {
+    if (run == nullptr || run->magic != ::vbmc::kMagic) return VBMC_E_ARG;
+    return guarded(const_cast<::vbmc*>(run)->error, body);
+}
+
+}  // namespace
+
+extern "C" {
+
+VBMC_API vbmc_status vbmc_create(vbmc** out, int dim, const double* x0, const double* lb, const double* ub,
+                                 const double* plb, const double* pub, const vbmc_opts* opts) {
+    return guarded(global_error(), [&] {
+        require_pointer(out, "out");
+        *out = nullptr;
+        check_bounds(dim, x0, lb, ub, plb, pub);
+        const OptionValues values = opts ? require(opts, "opts")->values : OptionValues();
+        auto handle = std::make_unique<::vbmc>();
+        handle->run = std::make_unique<Run>(dim, x0, lb, ub, plb, pub, values);
+        connect_logger(handle.get());
+        *out = handle.release();
+        return VBMC_OK;
+    });
+}
+
+VBMC_API void vbmc_destroy(vbmc* run) {
+    if (run == nullptr || run->magic != ::vbmc::kMagic) return;
+    run->magic = 0;
+    delete run;
+}
+
+VBMC_API const char* vbmc_last_error(const vbmc* run) {
+    if (run == nullptr) return global_error().c_str();
+    if (run->magic != ::vbmc::kMagic) return "run is not a valid handle (destroyed or corrupted)";
+    return run->error.c_str();
+}
+
+VBMC_API int vbmc_dim(const vbmc* run) {
+    if (run == nullptr || run->magic != ::vbmc::kMagic) return 0;
+    return run->run->dim();
+}
+
+VBMC_API vbmc_status vbmc_ask(vbmc* run, double* x) {
+    return on_run(run, [&] {
+        require_pointer(x, "x");
+        return run->run->ask(x) ? VBMC_OK : VBMC_DONE;
+    });
+}
+
+VBMC_API vbmc_status vbmc_tell(vbmc* run, const double* x, double log_joint, double log_joint_sd) {
+    return on_run(run, [&] {
+        require_pointer(x, "x");
+        run->run->tell(x, log_joint, log_joint_sd);
+        autosave(run);
+        return VBMC_OK;
+    });
+}
+
+VBMC_API vbmc_status vbmc_tell_extra(vbmc* run, const double* x, double log_joint, double log_joint_sd) {
+    return on_run(run, [&] {
+        require_pointer(x, "x");
+        run->run->tell_extra(x, log_joint, log_joint_sd);
+        autosave(run);
+        return VBMC_OK;
+    });
+}
+
+VBMC_API vbmc_status vbmc_abandon(vbmc* run, const double* x) {
+    return on_run(run, [&] {
+        require_pointer(x, "x");
+        run->run->abandon(x);
+        return VBMC_OK;
+    });
+}
+
+VBMC_API vbmc_status vbmc_pending_point(const vbmc* run, int i, double* x) {
+    return on_run(run, [&] {
+        require_pointer(x, "x");
+        const int n = run->run->pending_count();
+        if (i < 0 || i >= n)
+            throw_error(Code::arg, "i = " + std::to_string(i) + " is outside [0, " + std::to_string(n) + ") pending points");
+        const auto& point = run->run->pending_point(i);
+        std::memcpy(x, point.data(), sizeof(double) * point.size());
+        return VBMC_OK;
+    });
+}
+
+VBMC_API vbmc_status vbmc_stat(const vbmc* run, const char* name, double* value) {
+    return on_run(run, [&] {
+        require_pointer(name, "name");
+        require_pointer(value, "value");
+        *value = run->run->stat(name);
+        return VBMC_OK;
+    });
+}
+
+VBMC_API vbmc_status vbmc_run(vbmc* run, vbmc_log_joint_fn f, void* userdata) {
+    if (run == nullptr || run->magic != ::vbmc::kMagic) return VBMC_E_ARG;
+    if (f == nullptr) {
+        run->error = "f is NULL";
+        return VBMC_E_ARG;
+    }
+    std::vector<double> x(static_cast<size_t>(run->run->dim()));
+    for (;;) {
+        vbmc_status status = vbmc_ask(run, x.data());
+        if (status != VBMC_OK) return status;
+        double sd = 0.0;
+        const double value = f(x.data(), &sd, userdata);
+        status = vbmc_tell(run, x.data(), value, sd);
+        if (status != VBMC_OK) return status;
+    }
+}
+
+VBMC_API vbmc_status vbmc_set_logger(vbmc* run, vbmc_log_fn fn, void* userdata) {
+    return on_run(run, [&] {
+        run->log_fn = fn;
+        run->log_userdata = userdata;
+        return VBMC_OK;
+    });
+}
+
+VBMC_API vbmc_status vbmc_save(const vbmc* run, const char* path) {
+    return on_run(run, [&] {
+        require_pointer(path, "path");
+        Writer payload;
+        run->run->write(payload);
+        write_container(path, FileKind::checkpoint, payload.bytes());
+        return VBMC_OK;
+    });
+}
+
+VBMC_API vbmc_status vbmc_load(vbmc** out, const char* path) {
+    return guarded(global_error(), [&] {
+        require_pointer(out, "out");
+        *out = nullptr;
+        require_pointer(path, "path");
+        const std::vector<uint8_t> payload = read_container(path, FileKind::checkpoint);
+        Reader in(payload.data(), payload.size());
+        auto handle = std::make_unique<::vbmc>();
+        handle->run = std::make_unique<Run>(Run::read(in));
+        connect_logger(handle.get());
+        *out = handle.release();
+        return VBMC_OK;
+    });
+}
+
+}  // extern "C"

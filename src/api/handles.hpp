@@ -1,0 +1,76 @@
+// The structs behind the public opaque handles, and the guard that turns every C++ failure
+// into a vbmc_status plus a message (nothing unwinds across the C boundary).
+#pragma once
+#include <cstdint>
+#include <memory>
+#include <new>
+#include <string>
+
+#include "options/options.hpp"
+#include "run/posterior.hpp"
+#include "run/run.hpp"
+#include "util/error.hpp"
+#include "vbmc/vbmc.h"
+
+struct vbmc_opts {
+    uint64_t magic = kMagic;
+    libvbmc::OptionValues values;
+    std::string error;
+    static constexpr uint64_t kMagic = 0x766d62632d6f7074ULL;  // "vmbc-opt"
+};
+
+struct vbmc {
+    uint64_t magic = kMagic;
+    std::unique_ptr<libvbmc::Run> run;
+    std::string error;
+    vbmc_log_fn log_fn = nullptr;
+    void* log_userdata = nullptr;
+    static constexpr uint64_t kMagic = 0x766d62632d72756eULL;  // "vmbc-run"
+};
+
+struct vbmc_post {
+    uint64_t magic = kMagic;
+    libvbmc::PosteriorSnapshot posterior;
+    static constexpr uint64_t kMagic = 0x766d62632d706f73ULL;  // "vmbc-pos"
+};
+
+namespace libvbmc {
+
+// The message of the last failed create / load / post_load on this thread.
+std::string& global_error();
+
+// Runs body(); on failure stores the message in `error` and returns the status.
+template <typename Body>
+vbmc_status guarded(std::string& error, Body&& body) {
+    error.clear();
+    try {
+        return body();
+    } catch (const Error& e) {
+        error = e.what();
+        return static_cast<vbmc_status>(static_cast<int>(e.code()));
+    } catch (const std::bad_alloc&) {
+        error = "out of memory";
+        return VBMC_E_NOMEM;
+    } catch (const std::exception& e) {
+        error = std::string("internal error: ") + e.what();
+        return VBMC_E_INTERNAL;
+    } catch (...) {
+        error = "internal error: unknown exception";
+        return VBMC_E_INTERNAL;
+    }
+}
+
+// Argument checks that throw Error(arg) with a sentence naming the argument.
+template <typename T>
+T* require(T* handle, const char* name) {
+    if (handle == nullptr) throw_error(Code::arg, std::string(name) + " is NULL");
+    if (handle->magic != T::kMagic)
+        throw_error(Code::arg, std::string(name) + " is not a valid handle (destroyed or corrupted)");
+    return handle;
+}
+
+inline void require_pointer(const void* p, const char* name) {
+    if (p == nullptr) throw_error(Code::arg, std::string(name) + " is NULL");
+}
+
+}  // namespace libvbmc

@@ -1,0 +1,25 @@
+// Entropy of the mixture variational posterior and its gradient in the packed vp theta
+// (PyVBMC entropy/entmc_vbmc.py, entropy/entlb_vbmc.py).
+#pragma once
+#include <vector>
+
+#include "util/rng.hpp"
+#include "vp/vp.hpp"
+
+namespace libvbmc {
+
+// Monte Carlo estimate H = -sum_j w_j E_{q_j}[log q(x)] with n_per_component antithetic draws per
+// component (rounded up to even) and reparameterised draws x = mu_j + sigma_j lambda * eps.
+// grad (if not null, resized to theta_size) is the exact derivative of the estimate for the
+// draws used, hence unbiased for the entropy gradient.
+double entropy_mc(const VariationalPosterior& vp, int n_per_component, Rng& rng,
+                  std::vector<double>* grad);
+
+// Deterministic lower bound H >= -sum_i w_i log sum_j w_j N(mu_i; mu_j, (sigma_i^2+sigma_j^2) Lambda^2)
+// (Huber et al. 2008); the exact entropy for a single component.
+double entropy_lb(const VariationalPosterior& vp, std::vector<double>* grad);
+
+// Converts d/dw (grad_w, k entries) into d/deta for w = softmax(eta), in place.
+void softmax_chain(const std::vector<double>& w, double* grad_w, int k);
+
+}  // namespace libvbmc

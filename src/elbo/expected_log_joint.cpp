@@ -1,0 +1,191 @@
+// Bayesian-quadrature expected log joint (paper eq. 8-10, PyVBMC _gp_log_joint).
+//
+// For component k, with tau_kd^2 = sigma_k^2 lambda_d^2 + ell_d^2 and delta_knd = (mu_kd - x_nd) / tau_kd,
+//   z_kn = sf^2 prod_d (ell_d / tau_kd) exp(-1/2 sum_d delta_knd^2)   (= E_{q_k}[k(x, x_n)])
+//   I_k  = z_k . alpha + m0 - 1/2 sum_d ((mu_kd - xm_d)^2 + sigma_k^2 lambda_d^2) / omega_d^2
+//   E_q[f] = sum_k w_k I_k,
+// and its posterior variance sum_jk w_j w_k J_jk with
+//   J_jk = sf^2 prod_d (ell_d / tau_jkd) exp(-1/2 sum_d (mu_jd - mu_kd)^2 / tau_jkd^2) - z_j^T (K+N)^{-1} z_k,
+//   tau_jkd^2 = (sigma_j^2 + sigma_k^2) lambda_d^2 + ell_d^2.
+#include "elbo/expected_log_joint.hpp"
+
+#include <cfloat>
+#include <cmath>
+
+#include "linalg/linalg.hpp"
+#include "util/error.hpp"
+
+namespace libvbmc {
+
+namespace {
+
+// Per-sample quantities of one hyperparameter vector.
+struct SampleHyp {
+    std::vector<double> ell, xm, inv_omega2;
+    double ln_sf2 = 0.0, sum_ln_ell = 0.0, m0 = 0.0;
+};
+
+SampleHyp unpack_hyp(const std::vector<double>& theta, int dim) {
+    SampleHyp h;
+    h.ell.resize(dim);
+    h.xm.resize(dim);
+    h.inv_omega2.resize(dim);
+    for (int d = 0; d < dim; ++d) {
+        h.ell[d] = std::exp(theta[hyp::log_ell(d)]);
+        h.sum_ln_ell += theta[hyp::log_ell(d)];
+        h.xm[d] = theta[hyp::xm(dim, d)];
+        h.inv_omega2[d] = std::exp(-2.0 * theta[hyp::log_omega(dim, d)]);
+    }
+    h.ln_sf2 = 2.0 * theta[hyp::log_sf(dim)];
+    h.m0 = theta[hyp::m0(dim)];
+    return h;
+}
+
+}  // namespace
+
+void expected_log_joint(const VariationalPosterior& vp, const Gp& gp, bool want_grad,
+                        bool want_variance, LogJointEstimate& out) {
+    const int dim = vp.dim;
+    const int k_count = vp.k;
+    const int n = gp.data.size();
+    const int n_samples = static_cast<int>(gp.samples.size());
+    if (n_samples == 0 || gp.dim != dim)
+        throw_error(Code::internal, "expected_log_joint needs a GP with samples in the vp's dimension.");
+    const int theta_size = vp.theta_size();
+    const int sigma_off = k_count * dim;
+    const int lambda_off = sigma_off + k_count;
+    const int eta_off = lambda_off + dim;
+
+    std::vector<double> value_s(n_samples, 0.0), variance_s(n_samples, 0.0);
+    std::vector<double> grad_sum;
+    if (want_grad) grad_sum.assign(theta_size, 0.0);
+    std::vector<double> tau(dim), inv_tau2(dim), a1(dim), a2(dim), i_k(k_count);
+    Matrix z;  // n x k: z(n, k) = E_{q_k}[k(x, x_n)]
+    if (want_variance) z = Matrix(n, k_count);
+
+    for (int s = 0; s < n_samples; ++s) {
+        const GpSample& sample = gp.samples[s];
+        const SampleHyp h = unpack_hyp(sample.theta, dim);
+        const double* alpha = sample.alpha.data();
+        double g = 0.0;
+        for (int k = 0; k < k_count; ++k) {
+            const double sigma = vp.sigma[k];
+            const double* mu = vp.mu.row(k);
+            double ln_norm = h.ln_sf2 + h.sum_ln_ell;
+            for (int d = 0; d < dim; ++d) {
+                const double t2 = sigma * sigma * vp.lambda[d] * vp.lambda[d] + h.ell[d] * h.ell[d];
+                tau[d] = std::sqrt(t2);
+                inv_tau2[d] = 1.0 / t2;
+                ln_norm -= std::log(tau[d]);
+                a1[d] = 0.0;
+                a2[d] = 0.0;
+            }
+            // a0 = sum_n alpha_n z_kn, a1_d = sum_n alpha_n z_kn delta_knd, a2_d = ... delta_knd^2
+            double a0 = 0.0;
+            for (int i = 0; i < n; ++i) {
+                const double* x = gp.data.x.row(i);
+                double r2 = 0.0;
+                for (int d = 0; d < dim; ++d) {
+                    const double diff = mu[d] - x[d];
+                    r2 += diff * diff * inv_tau2[d];
+                }
+                const double zi = std::exp(ln_norm - 0.5 * r2);
+                if (want_variance) z(i, k) = zi;
+                const double az = alpha[i] * zi;
+                a0 += az;
+                if (want_grad) {
+                    for (int d = 0; d < dim; ++d) {
+                        const double delta = (mu[d] - x[d]) / tau[d];
+                        a1[d] += az * delta;
+                        a2[d] += az * delta * delta;
+                    }
+                }
+            }
+            double nu = 0.0;
+            for (int d = 0; d < dim; ++d) {
+                const double dm = mu[d] - h.xm[d];
+                nu += (dm * dm + sigma * sigma * vp.lambda[d] * vp.lambda[d]) * h.inv_omega2[d];
+            }
+            i_k[k] = a0 + h.m0 - 0.5 * nu;
+            g += vp.w[k] * i_k[k];
+            if (want_grad) {
+                const double wk = vp.w[k];
+                double dlog_sigma = 0.0;
+                for (int d = 0; d < dim; ++d) {
+                    const double l2 = vp.lambda[d] * vp.lambda[d];
+                    grad_sum[k * dim + d] += wk * (-a1[d] / tau[d] - (mu[d] - h.xm[d]) * h.inv_omega2[d]);
+                    // d/d log sigma_k and d/d log lambda_d share the factor sigma^2 lambda^2 / tau^2.
+                    const double shared = sigma * sigma * l2 * (inv_tau2[d] * (a2[d] - a0) - h.inv_omega2[d]);
+                    dlog_sigma += shared;
+                    grad_sum[lambda_off + d] += wk * shared;
+                }
+                grad_sum[sigma_off + k] += wk * dlog_sigma;
+            }
+        }
+        value_s[s] = g;
+        if (want_grad && vp.optimize_weights) {
+            // Softmax: d g / d eta_k = w_k (I_k - g).
+            for (int k = 0; k < k_count; ++k) grad_sum[eta_off + k] += vp.w[k] * (i_k[k] - g);
+        }
+        if (want_variance) {
+            // Prior part minus the data-explained part, v_k = L^{-1} z_k.
+            triangular_solve(sample.chol, false, z);
+            Matrix vtv;
+            gemm(true, false, 1.0, z, z, 0.0, vtv);
+            double var = 0.0;
+            for (int k = 0; k < k_count; ++k) {
+                for (int j = 0; j <= k; ++j) {
+                    double ln_norm = h.ln_sf2 + h.sum_ln_ell, r2 = 0.0;
+                    for (int d = 0; d < dim; ++d) {
+                        const double l2 = vp.lambda[d] * vp.lambda[d];
+                        const double t2 = (vp.sigma[j] * vp.sigma[j] + vp.sigma[k] * vp.sigma[k]) * l2 +
+                                          h.ell[d] * h.ell[d];
+                        const double dm = vp.mu(j, d) - vp.mu(k, d);
+                        ln_norm -= 0.5 * std::log(t2);
+                        r2 += dm * dm / t2;
+                    }
+                    const double j_jk = std::exp(ln_norm - 0.5 * r2) - vtv(j, k);
+                    if (j == k)
+                        var += vp.w[k] * vp.w[k] * std::max(DBL_EPSILON, j_jk);
+                    else
+                        var += 2.0 * vp.w[j] * vp.w[k] * j_jk;
+                }
+            }
+            variance_s[s] = std::max(var, DBL_EPSILON);
+        }
+    }
+
+    double mean = 0.0;
+    for (double v : value_s) mean += v;
+    mean /= n_samples;
+    out.value = mean;
+    out.variance = 0.0;
+    out.var_ss = 0.0;
+    if (want_variance) {
+        double mean_var = 0.0;
+        for (double v : variance_s) mean_var += v;
+        mean_var /= n_samples;
+        out.variance = mean_var;
+        if (n_samples > 1) {
+            // eq. 10: total variance = mean of variances + sample variance of the means.
+            double spread = 0.0, var_spread = 0.0;
+            for (int s = 0; s < n_samples; ++s) {
+                spread += (value_s[s] - mean) * (value_s[s] - mean);
+                var_spread += (variance_s[s] - mean_var) * (variance_s[s] - mean_var);
+            }
+            spread /= n_samples - 1;
+            out.variance += spread;
+            out.var_ss = spread + std::sqrt(var_spread / (n_samples - 1));
+        }
+    }
+    if (!std::isfinite(out.value) || !std::isfinite(out.variance))
+        throw_error(Code::numeric, "The expected log joint is not finite.");
+    if (want_grad) {
+        out.grad.resize(theta_size);
+        for (int i = 0; i < theta_size; ++i) out.grad[i] = grad_sum[i] / n_samples;
+    } else {
+        out.grad.clear();
+    }
+}
+
+}  // namespace libvbmc

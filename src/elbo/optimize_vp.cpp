@@ -1,0 +1,222 @@
+// Variational optimisation (PyVBMC optimize_vp, _sieve, _eval_full_elcbo, pruning; final_boost).
+#include "elbo/optimize_vp.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+
+#include "elbo/adam.hpp"
+#include "elbo/bfgs.hpp"
+#include "elbo/entropy.hpp"
+#include "elbo/expected_log_joint.hpp"
+#include "elbo/neg_elcbo.hpp"
+#include "elbo/soft_bounds.hpp"
+#include "elbo/vp_candidates.hpp"
+#include "util/error.hpp"
+
+namespace libvbmc {
+
+ElboEstimate vp_elbo(const VariationalPosterior& vp, const Gp& gp, int n_ent_per_component, Rng& rng) {
+    LogJointEstimate log_joint;
+    expected_log_joint(vp, gp, false, true, log_joint);
+    const double entropy = vp.k == 1 ? entropy_lb(vp, nullptr) : entropy_mc(vp, n_ent_per_component, rng, nullptr);
+    ElboEstimate e;
+    e.e_log_joint = log_joint.value;
+    e.e_log_joint_sd = std::sqrt(log_joint.variance);
+    e.entropy = entropy;
+    e.entropy_sd = 0.0;
+    e.elbo = log_joint.value + entropy;
+    e.elbo_sd = e.e_log_joint_sd;
+    e.var_ss = log_joint.var_ss;
+    return e;
+}
+
+void vp_optim_counts(const VpOptimSettings& s, int k, bool full_refit, int& n_fast_opts, int& n_slow_opts) {
+    n_fast_opts = ns_elbo(s, k);
+    if (full_refit) {
+        n_slow_opts = s.elbo_starts;
+    } else {
+        n_fast_opts = static_cast<int>(std::ceil(n_fast_opts * s.ns_elbo_incr));
+        n_slow_opts = 1;
+    }
+}
+
+namespace {
+
+struct Candidate {
+    VariationalPosterior vp;
+    CandidateType type;
+    double score;  // sieve negative ELBO (with soft bounds)
+};
+
+struct Scored {
+    VariationalPosterior vp;
+    ElboEstimate elbo;
+    double neg_elcbo;
+};
+
+Scored score_full(const VariationalPosterior& vp, const Gp& gp, const VpOptimSettings& s, Rng& rng) {
+    Scored r{vp, vp_elbo(vp, gp, ns_ent_per_component(ns_ent_fine_total(s, vp.k), vp.k), rng), 0.0};
+    r.neg_elcbo = -r.elbo.elbo + s.elcbo_beta * r.elbo.elbo_sd;
+    return r;
+}
+
+// Quick ranking of candidate starting points (PyVBMC _sieve): cheap negative ELBO with the
+// deterministic entropy (ns_ent_fast = 0) and the soft bounds.
+std::vector<Candidate> sieve(const VariationalPosterior& vp, const Gp& gp, const VpOptimSettings& s,
+                             int k_new, int n_fast_opts, int n_slow_opts, const VpSoftBounds& bounds,
+                             Rng& rng) {
+    std::vector<Candidate> candidates;
+    if (n_fast_opts <= 0) {
+        candidates.push_back({vp, CandidateType::previous, 0.0});
+        return candidates;
+    }
+    Matrix x_hpd;
+    std::vector<double> y_hpd;
+    hpd_points(gp.data.x, gp.data.y, s.hpd_frac, x_hpd, y_hpd);
+    auto add = [&](CandidateType type, int count) {
+        for (VariationalPosterior& c : vp_candidates(vp, type, count, k_new, x_hpd, rng))
+            candidates.push_back({std::move(c), type, 0.0});
+    };
+    if (n_slow_opts == 1 || x_hpd.rows == 0) {
+        add(CandidateType::previous, n_fast_opts);
+    } else {
+        const int third = (n_fast_opts + 2) / 3;
+        add(CandidateType::previous, third);
+        add(CandidateType::hpd, third);
+        add(CandidateType::random, n_fast_opts - 2 * third);
+    }
+    const int n_ent_fast = s.entropy_switch || k_new == 1 ? 0 : ns_ent_per_component(s.ns_ent_fast, k_new);
+    for (Candidate& c : candidates) {
+        VariationalPosterior work = c.vp;
+        c.score = neg_elcbo(c.vp.get_theta(), work, gp, n_ent_fast, &bounds, false, rng, nullptr, nullptr);
+    }
+    std::stable_sort(candidates.begin(), candidates.end(),
+                     [](const Candidate& a, const Candidate& b) { return a.score < b.score; });
+    return candidates;
+}
+
+// Remove component j (weights renormalised).
+VariationalPosterior without_component(const VariationalPosterior& vp, int j) {
+    VariationalPosterior out = vp;
+    out.k = vp.k - 1;
+    out.mu.remove_row(j);
+    out.sigma.erase(out.sigma.begin() + j);
+    out.w.erase(out.w.begin() + j);
+    double total = 0.0;
+    for (double v : out.w) total += v;
+    for (double& v : out.w) v /= total;
+    return out;
+}
+
+}  // namespace
+
+ElboEstimate optimize_vp(VariationalPosterior& vp, const Gp& gp, const VpOptimSettings& s, int k_new,
+                         int n_fast_opts, int n_slow_opts, Rng& rng, int* pruned) {
+    if (k_new < 1 || n_slow_opts < 1) throw_error(Code::internal, "optimize_vp needs k_new >= 1 and one start.");
+    if (s.warmup) vp.optimize_weights = false;
+    const VpSoftBounds bounds = vp_soft_bounds(gp.data, k_new, s);
+    std::vector<Candidate> candidates = sieve(vp, gp, s, k_new, n_fast_opts, n_slow_opts, bounds, rng);
+
+    const int n_ent = s.entropy_switch || k_new == 1 ? 0 : ns_ent_per_component(ns_ent_total(s, k_new), k_new);
+    std::vector<Scored> optima;
+    for (int start = 0; start < n_slow_opts && !candidates.empty(); ++start) {
+        // With two starts: the best "previous" candidate, then the best of the other types.
+        size_t pick = 0;
+        if (n_slow_opts == 2) {
+            for (size_t i = 0; i < candidates.size(); ++i) {
+                const bool previous = candidates[i].type == CandidateType::previous;
+                if ((start == 0) == previous) {
+                    pick = i;
+                    break;
+                }
+            }
+        } else if (n_slow_opts > 2) {
+            const auto wanted = static_cast<CandidateType>(start % 3 + 1);
+            for (size_t i = 0; i < candidates.size(); ++i)
+                if (candidates[i].type == wanted) {
+                    pick = i;
+                    break;
+                }
+        }
+        VariationalPosterior work = candidates[pick].vp;
+        const std::vector<double> theta0 = work.get_theta();
+        candidates.erase(candidates.begin() + pick);
+
+        auto objective = [&](const std::vector<double>& theta, std::vector<double>& grad) {
+            return neg_elcbo(theta, work, gp, n_ent, &bounds, false, rng, &grad, nullptr);
+        };
+        std::vector<double> theta_end;
+        if (n_ent == 0) {
+            BfgsResult r = minimize_bfgs(objective, theta0, s.det_entropy_tol_opt, 200 * static_cast<int>(theta0.size()));
+            theta_end = r.x;
+        } else {
+            AdamSettings adam;
+            adam.tol_fun = s.tol_fun_stochastic;
+            adam.master_min = std::min(s.sgd_step_size, 0.001);
+            const double scaling = s.warmup || !work.optimize_weights ? std::min(0.1, s.sgd_step_size * 10.0)
+                                                                      : std::min(0.1, s.sgd_step_size);
+            adam.master_max = std::max(adam.master_min, scaling);
+            adam.master_decay = 200.0;
+            adam.max_iter = std::min(10000, s.max_iter_stochastic);
+            AdamResult r = minimize_adam(objective, theta0, adam);
+            theta_end = r.x;
+            if (s.elcbo_midpoint) {
+                work.set_theta(r.best_x);
+                optima.push_back(score_full(work, gp, s, rng));
+            }
+        }
+        work.set_theta(theta_end);
+        optima.push_back(score_full(work, gp, s, rng));
+    }
+    size_t best = 0;
+    for (size_t i = 1; i < optima.size(); ++i)
+        if (optima[i].neg_elcbo < optima[best].neg_elcbo) best = i;
+    VariationalPosterior result = optima[best].vp;
+    ElboEstimate estimate = optima[best].elbo;
+
+    // Pruning (paper section 3.6): drop light components that do not change the ELCBO.
+    int n_pruned = 0;
+    if (result.optimize_weights && s.tol_weight > 0.0) {
+        const double threshold = s.tol_improvement / std::sqrt(static_cast<double>(k_new));
+        std::vector<bool> checked(result.k, false);
+        for (;;) {
+            std::vector<int> light;
+            for (int j = 0; j < result.k; ++j)
+                if (result.w[j] < s.tol_weight && !checked[j]) light.push_back(j);
+            if (light.empty() || result.k == 1) break;
+            const int j = light[rng.below(light.size())];
+            VariationalPosterior trial = without_component(result, j);
+            const Scored scored = score_full(trial, gp, s, rng);
+            const double delta = std::fabs((scored.elbo.elbo - s.elcbo_impro_weight * scored.elbo.elbo_sd) -
+                                           (estimate.elbo - s.elcbo_impro_weight * estimate.elbo_sd));
+            if (delta < threshold) {
+                result = trial;
+                estimate = scored.elbo;
+                checked.erase(checked.begin() + j);
+                ++n_pruned;
+            } else {
+                checked[j] = true;
+            }
+        }
+    }
+    vp_normalize_scales(result);
+    vp = std::move(result);
+    if (pruned) *pruned = n_pruned;
+    return estimate;
+}
+
+ElboEstimate vp_final_boost(VariationalPosterior& vp, const Gp& gp, const VpOptimSettings& s, Rng& rng) {
+    const int k_new = std::max(vp.k, s.min_final_components);
+    VpOptimSettings boost = s;
+    boost.tol_weight = 0.0;  // no pruning
+    boost.warmup = false;
+    boost.ns_ent_scale = s.ns_ent_boost_scale;
+    boost.max_iter_stochastic = 10000;
+    vp.optimize_weights = true;
+    int n_fast = 0, n_slow = 0;
+    vp_optim_counts(boost, k_new, false, n_fast, n_slow);
+    return optimize_vp(vp, gp, boost, k_new, n_fast, n_slow, rng, nullptr);
+}
+
+}  // namespace libvbmc

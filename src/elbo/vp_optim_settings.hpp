@@ -1,0 +1,70 @@
+// Tunables of the variational optimisation, with PyVBMC's option names and defaults
+// (pyvbmc/vbmc/option_configs/advanced_vbmc_options.ini, basic_vbmc_options.ini), and the
+// summary of an ELBO evaluation.
+#pragma once
+#include <cmath>
+
+namespace libvbmc {
+
+struct ElboEstimate {
+    double elbo = 0.0;
+    double elbo_sd = 0.0;
+    double e_log_joint = 0.0;     // expected log joint (quadrature, eq. 8-10)
+    double e_log_joint_sd = 0.0;
+    double entropy = 0.0;
+    double entropy_sd = 0.0;      // PyVBMC reports 0 (entropy variance ignored)
+    double var_ss = 0.0;          // variance due to GP hyperparameter sampling
+};
+
+struct VpOptimSettings {
+    // Entropy samples (totals over components; per component = ceil(total / K)):
+    double ns_ent_scale = 100.0;         // ns_ent = 100 K^(2/3)
+    double ns_ent_fast = 0.0;            // ns_ent_fast = 0 (sieve uses the deterministic bound)
+    double ns_ent_fine_scale = 4096.0;   // ns_ent_fine = 2^12 K (precise ELBO)
+    double ns_ent_boost_scale = 200.0;   // ns_ent_boost = 200 K^(2/3) (final boost)
+    double ns_elbo_scale = 50.0;         // ns_elbo = 50 K candidate starts in the sieve
+    double ns_elbo_incr = 0.1;           // fraction of ns_elbo when only refining
+    int elbo_starts = 2;                 // full (Adam) optimisations from the best candidates
+    double elcbo_beta = 0.0;             // confidence weight when ranking optima (PyVBMC fixes 0)
+    bool elcbo_midpoint = true;          // also score the best Adam iterate
+    // Adam (minimize_adam) schedule:
+    double sgd_step_size = 0.005;
+    double tol_fun_stochastic = 1e-3;
+    int max_iter_stochastic = 0;         // 100 (2 + D); set by vp_optim_defaults
+    // Deterministic-entropy path (entropy_switch or K = 1):
+    double det_entropy_tol_opt = 1e-3;
+    // Soft bounds of the variational parameters (vp.get_bounds):
+    double tol_con_loss = 0.01;
+    double tol_length = 1e-6;
+    double tol_weight = 1e-2;            // pruning threshold on weights
+    double weight_penalty = 0.1;
+    double hpd_frac = 0.8;
+    // Pruning and number of components:
+    double tol_improvement = 0.01;       // times pruning_threshold_multiplier = 1/sqrt(K)
+    double elcbo_impro_weight = 3.0;
+    double k_fun_max_exponent = 2.0 / 3.0;  // k_fun_max = N^(2/3)
+    int adaptive_k = 2;                  // bonus components when stable
+    int tol_stable_count = 60;
+    int fun_evals_per_iter = 5;
+    int min_final_components = 50;
+    // Run state, set by the caller each iteration:
+    bool warmup = true;                  // weights fixed and equal during warm-up
+    bool entropy_switch = false;         // true: deterministic entropy during optimisation
+                                         // (PyVBMC: option entropy_switch, forced false when D < det_entropy_min_d = 5)
+};
+
+inline VpOptimSettings vp_optim_defaults(int dim) {
+    VpOptimSettings s;
+    s.max_iter_stochastic = 100 * (2 + dim);
+    return s;
+}
+
+// Sample counts as PyVBMC evaluates its option lambdas for K components.
+inline int ns_ent_per_component(double total, int k) {
+    return static_cast<int>(std::ceil(total / k));
+}
+inline double ns_ent_total(const VpOptimSettings& s, int k) { return s.ns_ent_scale * std::pow(k, 2.0 / 3.0); }
+inline double ns_ent_fine_total(const VpOptimSettings& s, int k) { return s.ns_ent_fine_scale * k; }
+inline int ns_elbo(const VpOptimSettings& s, int k) { return static_cast<int>(std::ceil(s.ns_elbo_scale * k)); }
+
+}  // namespace libvbmc

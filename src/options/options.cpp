@@ -1,0 +1,257 @@
+#include "options/options.hpp"
+
+#include <cerrno>
+#include <cmath>
+#include <cstdlib>
+#include <cstring>
+#include <limits>
+#include <sstream>
+
+#include "util/error.hpp"
+
+namespace libvbmc {
+
+namespace {
+constexpr double kInf = std::numeric_limits<double>::infinity();
+constexpr double kIntMax = 1e9;
+
+// Defaults follow PyVBMC's basic and advanced options; D-dependent defaults are computed in
+// Settings::resolve and shown here as formulas.
+const std::vector<OptionSpec> kTable = {
+    {"display", OptionType::text, "iter", "Output level: off, final, notify or iter (iteration table)", 0, 0, "off|final|notify|iter"},
+    {"max_fun_evals", OptionType::integer, "50*(D+2)", "Maximum number of target evaluations (failures included)", 1, kIntMax, nullptr},
+    {"max_iter", OptionType::integer, "50*(D+2)", "Maximum number of iterations", 1, kIntMax, nullptr},
+    {"fun_eval_start", OptionType::integer, "max(D,10)", "Number of points of the initial design (x0 plus uniform draws in the plausible box)", 1, kIntMax, nullptr},
+    {"fun_evals_per_iter", OptionType::integer, "5", "Number of actively sampled points per iteration (n_active)", 1, kIntMax, nullptr},
+    {"tol_stable_count", OptionType::integer, "60", "Evaluations over which the solution must stay stable to terminate", 1, kIntMax, nullptr},
+    {"min_fun_evals", OptionType::integer, "5*D", "Minimum number of evaluations before termination", 0, kIntMax, nullptr},
+    {"min_iter", OptionType::integer, "D", "Minimum number of iterations before termination", 0, kIntMax, nullptr},
+    {"min_final_components", OptionType::integer, "50", "Number of mixture components of the final boosted posterior", 1, 1000, nullptr},
+    {"do_final_boost", OptionType::boolean, "true", "Refit the returned posterior with more components and entropy samples", 0, 1, nullptr},
+    {"search_acq_fcn", OptionType::text, "pro", "Acquisition function: pro (prospective uncertainty sampling) or us (vanilla uncertainty sampling)", 0, 0, "pro|us"},
+    {"seed", OptionType::integer, "0", "Seed of the run's random generator", 0, 9007199254740992.0, nullptr},
+    {"max_pending", OptionType::integer, "1", "Maximum number of asked points awaiting a tell", 1, 1024, nullptr},
+    {"ns_gp_max", OptionType::integer, "80", "Maximum number of GP hyperparameter samples (n_gp = round(ns_gp_max/sqrt(n)))", 0, 10000, nullptr},
+    {"ns_gp_max_warmup", OptionType::integer, "8", "Maximum number of GP hyperparameter samples during warm-up", 0, 10000, nullptr},
+    {"stable_gp_sampling", OptionType::integer, "200+10*D", "Training-set size after which the GP uses MAP hyperparameters", 0, kIntMax, nullptr},
+    {"elbo_starts", OptionType::integer, "2", "Number of full ELBO optimisations per iteration", 1, 100, nullptr},
+    {"tol_sd", OptionType::real, "0.1", "Tolerance on the ELBO SD and ELBO change (reliability index)", 1e-12, kInf, nullptr},
+    {"tol_skl", OptionType::real, "0.01*sqrt(D)", "Tolerance on the symmetrised KL change between iterations", 1e-12, kInf, nullptr},
+    {"tol_improvement", OptionType::real, "0.01", "Tolerance on the ELCBO improvement per evaluation", 0, kInf, nullptr},
+    {"tol_stable_excpt_frac", OptionType::real, "0.2", "Fraction of unstable iterations allowed within the stable window", 0, 1, nullptr},
+    {"warmup", OptionType::boolean, "true", "Start with a warm-up stage (K = 2, equal weights)", 0, 1, nullptr},
+    {"warmup_keep_threshold", OptionType::real, "10*D", "At the end of warm-up, drop points more than this below the maximum log joint", 0, kInf, nullptr},
+    {"warmup_keep_threshold_false_alarm", OptionType::real, "100*(D+2)", "Trim threshold when the end of warm-up is a false alarm", 0, kInf, nullptr},
+    {"stop_warmup_thresh", OptionType::real, "0.2", "ELCBO improvement per evaluation below which warm-up may stop", 0, kInf, nullptr},
+    {"tol_stable_warmup", OptionType::integer, "15", "Evaluations over which warm-up improvement is measured", 1, kIntMax, nullptr},
+    {"warmup_no_impro_threshold", OptionType::real, "20+5*D", "Evaluations without improvement of the maximum LCB that end warm-up", 0, kInf, nullptr},
+    {"stop_warmup_reliability", OptionType::real, "100", "Reliability index below which the end of warm-up is accepted", 0, kInf, nullptr},
+    {"elcbo_impro_weight", OptionType::real, "3", "beta_LCB of the ELCBO used to assess improvement", 0, kInf, nullptr},
+    {"best_safe_sd", OptionType::real, "5", "beta of the ELCBO used to pick the returned solution when never stable", 0, kInf, nullptr},
+    {"best_frac_back", OptionType::real, "0.25", "Fraction of iterations looked back when picking the returned solution", 0, 1, nullptr},
+    {"rank_criterion", OptionType::boolean, "true", "Pick the returned solution by a rank of ELCBO, stability and recency", 0, 1, nullptr},
+    {"bounded_transform", OptionType::text, "probit", "Transform of bounded coordinates: probit or logit", 0, 0, "probit|logit"},
+    {"search_max_fun_evals", OptionType::integer, "500*(D+2)", "Budget of acquisition evaluations of CMA-ES per point", 1, kIntMax, nullptr},
+    {"ns_search", OptionType::integer, "8192", "Number of candidate points scored before the acquisition search", 1, kIntMax, nullptr},
+    {"checkpoint_file", OptionType::text, "", "Save a checkpoint to this file automatically (\"\" = never)", 0, 0, nullptr},
+    {"checkpoint_every", OptionType::integer, "1", "With checkpoint_file: save after every N tells", 1, kIntMax, nullptr},
+};
+
+std::string format_number(double v) {
+    std::ostringstream s;
+    s.precision(17);
+    s << v;
+    return s.str();
+}
+}  // namespace
+
+const std::vector<OptionSpec>& option_table() { return kTable; }
+
+int option_index(const std::string& name) {
+    for (size_t i = 0; i < kTable.size(); ++i)
+        if (name == kTable[i].name) return static_cast<int>(i);
+    return -1;
+}
+
+const char* option_type_name(OptionType type) {
+    switch (type) {
+        case OptionType::integer: return "int";
+        case OptionType::real: return "double";
+        case OptionType::text: return "text";
+        case OptionType::boolean: return "bool";
+    }
+    return "unknown";
+}
+
+OptionValues::OptionValues()
+    : set_(kTable.size(), false), numbers_(kTable.size(), 0.0), texts_(kTable.size()) {}
+
+static int require_index(const std::string& name) {
+    const int index = option_index(name);
+    if (index < 0) throw_error(Code::option, "unknown option \"" + name + "\"");
+    return index;
+}
+
+void OptionValues::check_number(int index, double value) const {
+    const OptionSpec& spec = kTable[static_cast<size_t>(index)];
+    if (std::isnan(value))
+        throw_error(Code::option, std::string("option ") + spec.name + " cannot be NaN");
+    if (spec.type == OptionType::integer && value != std::floor(value))
+        throw_error(Code::option, std::string("option ") + spec.name + " = " + format_number(value) +
+                                      " must be an integer");
+    if (spec.type == OptionType::boolean && value != 0.0 && value != 1.0)
+        throw_error(Code::option, std::string("option ") + spec.name + " = " + format_number(value) +
+                                      " must be 0 or 1 (false or true)");
+    if (value < spec.min_value || value > spec.max_value)
+        throw_error(Code::option, std::string("option ") + spec.name + " = " + format_number(value) +
+                                      " is outside [" + format_number(spec.min_value) + ", " +
+                                      format_number(spec.max_value) + "]");
+}
+
+void OptionValues::set_number(const std::string& name, double value) {
+    const int index = require_index(name);
+    const OptionSpec& spec = kTable[static_cast<size_t>(index)];
+    if (spec.type == OptionType::text)
+        throw_error(Code::option, std::string("option ") + spec.name + " takes text, not a number");
+    check_number(index, value);
+    numbers_[static_cast<size_t>(index)] = value;
+    set_[static_cast<size_t>(index)] = true;
+}
+
+void OptionValues::set_text(const std::string& name, const std::string& value) {
+    const int index = require_index(name);
+    const OptionSpec& spec = kTable[static_cast<size_t>(index)];
+    const size_t u = static_cast<size_t>(index);
+    if (spec.type == OptionType::text) {
+        if (spec.choices != nullptr) {
+            bool allowed = false;
+            std::string choices = spec.choices;
+            size_t start = 0;
+            while (start <= choices.size()) {
+                const size_t bar = choices.find('|', start);
+                const std::string choice = choices.substr(start, bar == std::string::npos ? std::string::npos : bar - start);
+                if (choice == value) allowed = true;
+                if (bar == std::string::npos) break;
+                start = bar + 1;
+            }
+            if (!allowed)
+                throw_error(Code::option, std::string("option ") + spec.name + " = \"" + value +
+                                              "\" is not one of " + spec.choices);
+        }
+        texts_[u] = value;
+        set_[u] = true;
+        return;
+    }
+    if (spec.type == OptionType::boolean) {
+        if (value == "true" || value == "1" || value == "yes" || value == "on") return set_number(name, 1.0);
+        if (value == "false" || value == "0" || value == "no" || value == "off") return set_number(name, 0.0);
+        throw_error(Code::option, std::string("option ") + spec.name + " = \"" + value + "\" is not a boolean (true/false)");
+    }
+    const char* begin = value.c_str();
+    char* end = nullptr;
+    errno = 0;
+    const double parsed = std::strtod(begin, &end);
+    while (end != nullptr && (*end == ' ' || *end == '\t')) ++end;
+    if (value.empty() || end == begin || *end != '\0' || errno == ERANGE)
+        throw_error(Code::option, std::string("option ") + spec.name + " = \"" + value + "\" is not a number");
+    set_number(name, parsed);
+}
+
+std::string OptionValues::get_text(const std::string& name) const {
+    const int index = require_index(name);
+    const size_t u = static_cast<size_t>(index);
+    const OptionSpec& spec = kTable[u];
+    if (!set_[u]) return spec.default_text;
+    if (spec.type == OptionType::text) return texts_[u];
+    if (spec.type == OptionType::boolean) return numbers_[u] != 0.0 ? "true" : "false";
+    return format_number(numbers_[u]);
+}
+
+void OptionValues::write(Writer& out) const {
+    out.u64(kTable.size());
+    for (size_t i = 0; i < kTable.size(); ++i) {
+        out.text(kTable[i].name);
+        out.boolean(set_[i]);
+        out.f64(numbers_[i]);
+        out.text(texts_[i]);
+    }
+}
+
+OptionValues OptionValues::read(Reader& in) {
+    OptionValues values;
+    const uint64_t n = in.u64();
+    if (n > 10000) throw_error(Code::format, "the option count " + std::to_string(n) + " is implausible");
+    for (uint64_t i = 0; i < n; ++i) {
+        const std::string name = in.text();
+        const bool is_set = in.boolean();
+        const double number = in.f64();
+        const std::string text = in.text();
+        if (!is_set) continue;
+        const int index = option_index(name);
+        if (index < 0) throw_error(Code::format, "the checkpoint sets an unknown option \"" + name + "\"");
+        try {
+            if (kTable[static_cast<size_t>(index)].type == OptionType::text)
+                values.set_text(name, text);
+            else
+                values.set_number(name, number);
+        } catch (const Error& e) {
+            throw_error(Code::format, std::string("the checkpoint holds an invalid option: ") + e.what());
+        }
+    }
+    return values;
+}
+
+Settings Settings::resolve(const OptionValues& values, int dim) {
+    const double d = dim;
+    auto num = [&](const char* name, double fallback) {
+        const int index = option_index(name);
+        return values.is_set(index) ? values.number(index) : fallback;
+    };
+    auto integer = [&](const char* name, double fallback) { return static_cast<int>(num(name, fallback)); };
+    auto text = [&](const char* name, const char* fallback) {
+        const int index = option_index(name);
+        return values.is_set(index) ? values.text(index) : std::string(fallback);
+    };
+    Settings s;
+    s.dim = dim;
+    s.display = text("display", "iter");
+    s.max_fun_evals = integer("max_fun_evals", 50 * (d + 2));
+    s.max_iter = integer("max_iter", 50 * (d + 2));
+    s.fun_eval_start = integer("fun_eval_start", std::max(d, 10.0));
+    s.fun_evals_per_iter = integer("fun_evals_per_iter", 5);
+    s.tol_stable_count = integer("tol_stable_count", 60);
+    s.min_fun_evals = integer("min_fun_evals", 5 * d);
+    s.min_iter = integer("min_iter", d);
+    s.min_final_components = integer("min_final_components", 50);
+    s.do_final_boost = num("do_final_boost", 1) != 0.0;
+    s.search_acq_fcn = text("search_acq_fcn", "pro");
+    s.seed = static_cast<unsigned long long>(num("seed", 0));
+    s.max_pending = integer("max_pending", 1);
+    s.ns_gp_max = integer("ns_gp_max", 80);
+    s.ns_gp_max_warmup = integer("ns_gp_max_warmup", 8);
+    s.stable_gp_sampling = integer("stable_gp_sampling", 200 + 10 * d);
+    s.elbo_starts = integer("elbo_starts", 2);
+    s.tol_sd = num("tol_sd", 0.1);
+    s.tol_skl = num("tol_skl", 0.01 * std::sqrt(d));
+    s.tol_improvement = num("tol_improvement", 0.01);
+    s.tol_stable_excpt_frac = num("tol_stable_excpt_frac", 0.2);
+    s.warmup = num("warmup", 1) != 0.0;
+    s.warmup_keep_threshold = num("warmup_keep_threshold", 10 * d);
+    s.warmup_keep_threshold_false_alarm = num("warmup_keep_threshold_false_alarm", 100 * (d + 2));
+    s.stop_warmup_thresh = num("stop_warmup_thresh", 0.2);
+    s.tol_stable_warmup = integer("tol_stable_warmup", 15);
+    s.warmup_no_impro_threshold = num("warmup_no_impro_threshold", 20 + 5 * d);
+    s.stop_warmup_reliability = num("stop_warmup_reliability", 100);
+    s.elcbo_impro_weight = num("elcbo_impro_weight", 3);
+    s.best_safe_sd = num("best_safe_sd", 5);
+    s.best_frac_back = num("best_frac_back", 0.25);
+    s.rank_criterion = num("rank_criterion", 1) != 0.0;
+    s.bounded_transform = text("bounded_transform", "probit");
+    s.search_max_fun_evals = integer("search_max_fun_evals", 500 * (d + 2));
+    s.ns_search = integer("ns_search", 8192);
+    s.checkpoint_file = text("checkpoint_file", "");
+    s.checkpoint_every = integer("checkpoint_every", 1);
+    return s;
+}
+
+}  // namespace libvbmc

@@ -1,0 +1,78 @@
+// The option table: every user-settable option with PyVBMC's snake_case name, type, default
+// (possibly a function of the dimension D) and one-line help; values are validated when set.
+#pragma once
+#include <string>
+#include <vector>
+
+#include "io/serial.hpp"
+
+namespace libvbmc {
+
+enum class OptionType { integer, real, text, boolean };
+
+struct OptionSpec {
+    const char* name;
+    OptionType type;
+    const char* default_text;  // as shown to users, e.g. "50*(D+2)"
+    const char* help;
+    double min_value;          // numeric options: inclusive range
+    double max_value;
+    const char* choices;       // text options: '|'-separated allowed values, nullptr = any text
+};
+
+const std::vector<OptionSpec>& option_table();
+int option_index(const std::string& name);  // -1 if unknown
+const char* option_type_name(OptionType type);
+
+// Values as set by the user: numeric options hold a double, text options a string; an unset
+// option keeps its (possibly D-dependent) default, resolved by resolve().
+class OptionValues {
+public:
+    OptionValues();
+    // Parse and validate; throws Error(option) naming the option and the value.
+    void set_text(const std::string& name, const std::string& value);
+    void set_number(const std::string& name, double value);
+    std::string get_text(const std::string& name) const;
+    bool is_set(int index) const { return set_[static_cast<size_t>(index)]; }
+    double number(int index) const { return numbers_[static_cast<size_t>(index)]; }
+    const std::string& text(int index) const { return texts_[static_cast<size_t>(index)]; }
+
+    // Checkpoints store the user's values, so a resumed run resolves the same settings.
+    void write(Writer& out) const;
+    static OptionValues read(Reader& in);
+
+private:
+    void check_number(int index, double value) const;
+    std::vector<bool> set_;
+    std::vector<double> numbers_;
+    std::vector<std::string> texts_;
+};
+
+// All options resolved for a dimension: what the engine reads.
+struct Settings {
+    int dim = 0;
+    std::string display;
+    int max_fun_evals, max_iter, fun_eval_start, fun_evals_per_iter, tol_stable_count;
+    int min_fun_evals, min_iter, min_final_components;
+    bool do_final_boost;
+    std::string search_acq_fcn;
+    unsigned long long seed;
+    int max_pending;
+    int ns_gp_max, ns_gp_max_warmup, stable_gp_sampling;
+    int elbo_starts;
+    double tol_sd, tol_skl, tol_improvement, tol_stable_excpt_frac;
+    bool warmup;
+    double warmup_keep_threshold, warmup_keep_threshold_false_alarm, stop_warmup_thresh;
+    int tol_stable_warmup;
+    double warmup_no_impro_threshold, stop_warmup_reliability;
+    double elcbo_impro_weight, best_safe_sd, best_frac_back;
+    bool rank_criterion;
+    std::string bounded_transform;
+    int search_max_fun_evals, ns_search;
+    std::string checkpoint_file;
+    int checkpoint_every;
+
+    static Settings resolve(const OptionValues& values, int dim);
+};
+
+}  // namespace libvbmc

@@ -1,0 +1,31 @@
+// The iteration table (PyVBMC's display = "iter"): one row per iteration through the logger.
+#include <cmath>
+#include <cstdio>
+
+#include "run/run.hpp"
+
+namespace libvbmc {
+
+namespace {
+bool shows(const std::string& display, int level) {
+    if (display == "off") return false;
+    if (level <= kLogWarn) return true;
+    return display == "iter";
+}
+}  // namespace
+
+void Run::log_iteration_row(const IterationRecord& r) const {
+    if (!log_ || !shows(settings_.display, kLogInfo)) return;
+    char line[256];
+    if (r.iteration == 0)
+        log(kLogInfo, " Iteration  f-count    Mean[ELBO]    Std[ELBO]    sKL-iter[q]   K[q]  Convergence  Action");
+    std::snprintf(line, sizeof line, "%8d %8d %13.3f %12.3f %14.3g %6d %12.3g  %s", r.iteration, r.func_count,
+                  r.elbo, r.elbo_sd, r.skl, r.vp.k, r.r_index, r.action.c_str());
+    log(kLogInfo, line);
+}
+
+void Run::log(int level, const std::string& line) const {
+    if (log_ && shows(settings_.display, level)) log_(level, line);
+}
+
+}  // namespace libvbmc

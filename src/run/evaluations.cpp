@@ -1,0 +1,82 @@
+#include "run/evaluations.hpp"
+
+#include <cmath>
+
+#include "util/error.hpp"
+
+namespace libvbmc {
+
+void Evaluation::write(Writer& out) const {
+    out.doubles(x);
+    out.doubles(z);
+    out.f64(log_joint);
+    out.f64(log_joint_sd);
+    out.f64(log_jacobian);
+    out.boolean(failed);
+    out.boolean(extra);
+    out.boolean(in_training);
+    out.i64(iteration);
+}
+
+Evaluation Evaluation::read(Reader& in, int dim) {
+    Evaluation e;
+    e.x = in.doubles();
+    e.z = in.doubles();
+    if (static_cast<int>(e.x.size()) != dim || static_cast<int>(e.z.size()) != dim)
+        throw_error(Code::format, "an evaluation record has the wrong dimension");
+    e.log_joint = in.f64();
+    e.log_joint_sd = in.f64();
+    e.log_jacobian = in.f64();
+    e.failed = in.boolean();
+    e.extra = in.boolean();
+    e.in_training = in.boolean();
+    e.iteration = static_cast<int>(in.bounded(-1, 1 << 30, "evaluation iteration"));
+    return e;
+}
+
+int EvaluationLog::failed_count() const {
+    int n = 0;
+    for (const Evaluation& e : evals_) n += e.failed ? 1 : 0;
+    return n;
+}
+
+std::vector<int> EvaluationLog::training_index() const {
+    std::vector<int> index;
+    for (int i = 0; i < size(); ++i)
+        if (!evals_[static_cast<size_t>(i)].failed && evals_[static_cast<size_t>(i)].in_training) index.push_back(i);
+    return index;
+}
+
+GpData EvaluationLog::training_data(const std::vector<int>& index, int dim) const {
+    GpData data;
+    data.x = Matrix(0, dim);
+    for (int i : index) {
+        const Evaluation& e = evals_[static_cast<size_t>(i)];
+        data.x.append_row(e.z.data(), dim);
+        data.y.push_back(e.log_joint_z());
+        data.s2.push_back(e.log_joint_sd * e.log_joint_sd);
+    }
+    return data;
+}
+
+double EvaluationLog::max_training_value() const {
+    double best = -INFINITY;
+    for (const Evaluation& e : evals_)
+        if (!e.failed && e.in_training) best = std::max(best, e.log_joint_z());
+    return best;
+}
+
+void EvaluationLog::write(Writer& out) const {
+    out.u64(evals_.size());
+    for (const Evaluation& e : evals_) e.write(out);
+}
+
+EvaluationLog EvaluationLog::read(Reader& in, int dim) {
+    EvaluationLog log;
+    const uint64_t n = in.u64();
+    if (n > in.remaining()) throw_error(Code::format, "the evaluation count exceeds the file");
+    for (uint64_t i = 0; i < n; ++i) log.add(Evaluation::read(in, dim));
+    return log;
+}
+
+}  // namespace libvbmc

@@ -1,0 +1,51 @@
+// The run's record of every evaluation it was told: nothing a user told is ever dropped.
+// Failed evaluations (non-finite values) stay in the record but never reach the surrogate;
+// points trimmed at the end of warm-up stay in the record with in_training = false.
+#pragma once
+#include <vector>
+
+#include "gp/gp.hpp"
+#include "io/serial.hpp"
+#include "transforms/parameter_transform.hpp"
+
+namespace libvbmc {
+
+struct Evaluation {
+    std::vector<double> x;  // original space, bitwise as told
+    std::vector<double> z;  // transformed space
+    double log_joint = 0.0;     // as told, original space
+    double log_joint_sd = 0.0;  // noise SD as told
+    double log_jacobian = 0.0;  // log |dx/dz| at z
+    bool failed = false;        // non-finite log_joint
+    bool extra = false;         // told with vbmc_tell_extra
+    bool in_training = true;    // false once trimmed
+    int iteration = 0;          // iteration during which it was told
+
+    // The target of the surrogate: the log joint in the transformed space.
+    double log_joint_z() const { return log_joint + log_jacobian; }
+    void write(Writer& out) const;
+    static Evaluation read(Reader& in, int dim);
+};
+
+class EvaluationLog {
+public:
+    void add(Evaluation e) { evals_.push_back(std::move(e)); }
+    int size() const { return static_cast<int>(evals_.size()); }
+    const Evaluation& operator[](int i) const { return evals_[static_cast<size_t>(i)]; }
+    Evaluation& operator[](int i) { return evals_[static_cast<size_t>(i)]; }
+    int failed_count() const;
+    // Indices of the evaluations that form the surrogate's training set.
+    std::vector<int> training_index() const;
+    // Training data of those evaluations (transformed space; s2 = SD^2).
+    GpData training_data(const std::vector<int>& index, int dim) const;
+    // Largest finite transformed log joint among the training points (-inf if none).
+    double max_training_value() const;
+
+    void write(Writer& out) const;
+    static EvaluationLog read(Reader& in, int dim);
+
+private:
+    std::vector<Evaluation> evals_;
+};
+
+}  // namespace libvbmc

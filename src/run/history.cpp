@@ -1,0 +1,51 @@
+#include "run/history.hpp"
+
+namespace libvbmc {
+
+void IterationRecord::write(Writer& out) const {
+    out.i64(iteration);
+    out.i64(func_count);
+    out.i64(n_train);
+    out.f64(elbo);
+    out.f64(elbo_sd);
+    out.f64(skl);
+    out.f64(r_index);
+    out.f64(elcbo_impro);
+    out.f64(lcb_max);
+    out.f64(sn2_hpd);
+    out.boolean(stable);
+    out.boolean(warmup);
+    out.i64(pruned);
+    out.i64(n_gp_samples);
+    vp.write(out);
+    out.u64(gp_thetas.size());
+    for (const auto& theta : gp_thetas) out.doubles(theta);
+    out.ints(train_index);
+    out.text(action);
+}
+
+IterationRecord IterationRecord::read(Reader& in) {
+    IterationRecord r;
+    r.iteration = static_cast<int>(in.bounded(0, 1 << 30, "iteration"));
+    r.func_count = static_cast<int>(in.bounded(0, 1 << 30, "func_count"));
+    r.n_train = static_cast<int>(in.bounded(0, 1 << 30, "n_train"));
+    r.elbo = in.f64();
+    r.elbo_sd = in.f64();
+    r.skl = in.f64();
+    r.r_index = in.f64();
+    r.elcbo_impro = in.f64();
+    r.lcb_max = in.f64();
+    r.sn2_hpd = in.f64();
+    r.stable = in.boolean();
+    r.warmup = in.boolean();
+    r.pruned = static_cast<int>(in.bounded(0, 1 << 30, "pruned"));
+    r.n_gp_samples = static_cast<int>(in.bounded(0, 1 << 30, "n_gp_samples"));
+    r.vp = VariationalPosterior::read(in);
+    const int64_t n_thetas = in.bounded(0, 1 << 20, "number of GP samples");
+    for (int64_t i = 0; i < n_thetas; ++i) r.gp_thetas.push_back(in.doubles());
+    r.train_index = in.ints();
+    r.action = in.text();
+    return r;
+}
+
+}  // namespace libvbmc

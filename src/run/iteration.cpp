@@ -1,0 +1,251 @@
+// One VBMC iteration, run by the tell that completes a batch (paper Algorithm 1, lines 11-20):
+// train the surrogate, choose K, optimise the variational posterior, then apply the
+// termination and warm-up rules. Also the next active point (line 9) and the final boost.
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+
+#include "acquisition/active_sample.hpp"
+#include "elbo/optimize_vp.hpp"
+#include "elbo/update_k.hpp"
+#include "elbo/vp_candidates.hpp"
+#include "run/run.hpp"
+#include "run/termination.hpp"
+#include "util/error.hpp"
+
+namespace libvbmc {
+
+namespace {
+std::string join(const std::vector<std::string>& parts) {
+    std::string out;
+    for (const std::string& p : parts) out += (out.empty() ? "" : ", ") + p;
+    return out;
+}
+}  // namespace
+
+GpTrainSettings Run::gp_train_settings() const {
+    GpTrainSettings s;
+    s.ns_gp_max = settings_.ns_gp_max;
+    s.ns_gp_max_warmup = settings_.ns_gp_max_warmup;
+    s.stable_gp_sampling = settings_.stable_gp_sampling;
+    s.fun_evals_per_iter = settings_.fun_evals_per_iter;
+    s.fun_eval_start = settings_.fun_eval_start;
+    s.max_fun_evals = settings_.max_fun_evals;
+    s.tol_skl = settings_.tol_skl;
+    s.hyperprior.tol_sd = settings_.tol_sd;
+    s.hyperprior.user_noise = has_noisy_values_;
+    s.plausible_lower = plb_z_;
+    s.plausible_upper = pub_z_;
+    s.warmup = warmup_;
+    s.stop_sampling = stop_sampling_n_ > 0;
+    s.recompute_var_post = recompute_var_post_;
+    s.vp_components = vp_.k;
+    s.previous_r_index = history_.empty() ? INFINITY : history_.back().r_index;
+    return s;
+}
+
+VpOptimSettings Run::vp_optim_settings() const {
+    VpOptimSettings s = vp_optim_defaults(dim_);
+    s.elbo_starts = settings_.elbo_starts;
+    s.tol_improvement = settings_.tol_improvement;
+    s.elcbo_impro_weight = settings_.elcbo_impro_weight;
+    s.tol_stable_count = settings_.tol_stable_count;
+    s.fun_evals_per_iter = settings_.fun_evals_per_iter;
+    s.min_final_components = settings_.min_final_components;
+    s.warmup = warmup_;
+    return s;
+}
+
+AcqSettings Run::acq_settings() const {
+    AcqSettings s;
+    s.kind = settings_.search_acq_fcn == "us" ? AcqKind::us : AcqKind::log;
+    s.ns_search = settings_.ns_search;
+    s.search_max_fun_evals = settings_.search_max_fun_evals;
+    return s;
+}
+
+// Paper section 3.3: the next point maximises the acquisition function under the surrogate
+// updated with every value told since the last iteration; pending points count as observed
+// at their predicted mean so parallel asks spread out.
+std::vector<double> Run::next_active_point() {
+    Matrix avoid(0, dim_);
+    for (const auto& x : pending_) {
+        std::vector<double> z(static_cast<size_t>(dim_));
+        transform_.to_unbounded(x.data(), z.data());
+        avoid.append_row(z.data(), dim_);
+    }
+    const std::vector<double> z = acquire_point(search_gp_, vp_, avoid, acq_settings(), rng_);
+    std::vector<double> x(static_cast<size_t>(dim_));
+    transform_.to_original(z.data(), x.data());
+    return x;
+}
+
+void Run::train_surrogate(IterationRecord& record) {
+    gp_train_index_ = evals_.training_index();
+    const GpData data = evals_.training_data(gp_train_index_, dim_);
+    if (stop_sampling_n_ == 0 && data.size() >= settings_.stable_gp_sampling) {
+        stop_sampling_n_ = data.size();
+        record.action += record.action.empty() ? "switch to GP opt" : ", switch to GP opt";
+    }
+    gp_ = gp_train(data, gp_train_settings(), gp_memory_, rng_);
+    record.n_train = data.size();
+    record.n_gp_samples = static_cast<int>(gp_.samples.size());
+    record.sn2_hpd = gp_noise_hpd(gp_);
+    record.train_index = gp_train_index_;
+    for (const GpSample& sample : gp_.samples) record.gp_thetas.push_back(sample.theta);
+}
+
+// Largest lower confidence bound of the surrogate at the training points (PyVBMC lcb_max).
+static double surrogate_lcb_max(const Gp& gp, double beta) {
+    std::vector<double> mean, var;
+    gp_predict(gp, gp.data.x, mean, var);
+    double best = -INFINITY;
+    for (size_t i = 0; i < mean.size(); ++i) best = std::max(best, mean[i] - beta * std::sqrt(var[i]));
+    return best;
+}
+
+void Run::end_iteration() {
+    ++iteration_;
+    IterationRecord record;
+    record.iteration = iteration_;
+    record.warmup = warmup_;
+    std::vector<std::string> actions;
+    if (iteration_ == 0 && warmup_) actions.push_back("start warm-up");
+    train_surrogate(record);
+    if (!record.action.empty()) actions.push_back(record.action);
+
+    // Variational optimisation (paper 3.2, 3.6).
+    const VariationalPosterior vp_old = vp_;
+    if (iteration_ == 0) vp_ = vp_initial(dim_, 2, evals_[0].z.data(), rng_);
+    const VpOptimSettings vs = vp_optim_settings();
+    std::vector<IterationSummary> summaries;
+    for (const IterationRecord& r : history_) summaries.push_back({r.elbo, r.elbo_sd, r.r_index, r.warmup, r.pruned});
+    const int k_new = update_k(vp_.k, record.n_train, warmup_, iteration_, recompute_var_post_, summaries, vs);
+    int n_fast = 0, n_slow = 0;
+    vp_optim_counts(vs, vp_.k, recompute_var_post_, n_fast, n_slow);
+    recompute_var_post_ = false;
+    const ElboEstimate fit = optimize_vp(vp_, gp_, vs, k_new, n_fast, n_slow, rng_, &record.pruned);
+    record.elbo = fit.elbo;
+    record.elbo_sd = fit.elbo_sd;
+    const auto kl = vp_kl_gauss(vp_, vp_old.k > 0 ? vp_old : vp_);
+    record.skl = std::max(0.0, 0.5 * (kl.first + kl.second));
+    gp_memory_.set_last_skl(record.skl);
+    record.lcb_max = surrogate_lcb_max(gp_, settings_.elcbo_impro_weight);
+    record.func_count = evals_.size();
+    record.vp = vp_;
+    history_.push_back(record);
+
+    // Termination (paper 3.7).
+    IterationRecord& now = history_.back();
+    std::tie(now.r_index, now.elcbo_impro) = reliability_index(history_, settings_);
+    bool finish_now = false;
+    if (evals_.size() >= settings_.max_fun_evals) {
+        finish_now = true;
+        termination_message_ = "reached the maximum number of function evaluations (max_fun_evals)";
+    }
+    if (iteration_ + 1 >= settings_.max_iter) {
+        finish_now = true;
+        termination_message_ = "reached the maximum number of iterations (max_iter)";
+    }
+    now.stable = is_stable(history_, settings_);
+    if (now.stable) {
+        finish_now = true;
+        termination_message_ = "the variational solution was stable for tol_stable_count evaluations";
+        actions.push_back("stable");
+    }
+    if (evals_.size() < settings_.min_fun_evals || iteration_ < settings_.min_iter) finish_now = false;
+
+    // End of warm-up (paper 3.5).
+    if (warmup_ && iteration_ > 0 &&
+        warmup_should_end(history_, settings_, data_trim_list_, record.n_train, evals_.size())) {
+        end_warmup(actions);
+    }
+    now.action = join(actions);
+    log_iteration_row(now);
+
+    search_gp_ = gp_;
+    batch_told_ = 0;
+    in_initial_design_ = false;
+    if (finish_now) finish();
+}
+
+// PyVBMC _setup_vbmc_after_warmup: accept the end of warm-up (or, on a false alarm, only trim)
+// and drop training points far below the best value; the surrogate is refitted on what is kept.
+void Run::end_warmup(std::vector<std::string>& actions) {
+    double threshold;
+    if (history_.back().r_index < settings_.stop_warmup_reliability || !data_trim_list_.empty()) {
+        warmup_ = false;
+        actions.push_back("end warm-up");
+        threshold = settings_.warmup_keep_threshold * (static_cast<double>(data_trim_list_.size()) + 1);
+        vp_.optimize_weights = true;
+    } else {
+        threshold = settings_.warmup_keep_threshold_false_alarm * (static_cast<double>(data_trim_list_.size()) + 1);
+        data_trim_list_.push_back(static_cast<int>(evals_.training_index().size()));
+        actions.push_back("trim data");
+    }
+    const std::vector<int> index = evals_.training_index();
+    double y_max = -INFINITY;
+    for (int i : index) y_max = std::max(y_max, evals_[i].log_joint);
+    std::vector<int> order = index;
+    std::sort(order.begin(), order.end(), [&](int a, int b) { return evals_[a].log_joint > evals_[b].log_joint; });
+    const int keep_min = dim_ + 1;
+    for (size_t r = 0; r < order.size(); ++r) {
+        Evaluation& e = evals_[order[r]];
+        if (static_cast<int>(r) >= keep_min && y_max - e.log_joint >= threshold) e.in_training = false;
+    }
+    recompute_var_post_ = true;
+    // Refit every hyperparameter sample on the kept points (PyVBMC reupdate_gp).
+    gp_train_index_ = evals_.training_index();
+    Gp refit;
+    refit.dim = dim_;
+    refit.data = evals_.training_data(gp_train_index_, dim_);
+    for (const GpSample& sample : gp_.samples) refit.samples.push_back(gp_posterior(refit.data, sample.theta));
+    gp_ = std::move(refit);
+}
+
+// Rebuild the surrogate of a past iteration from its record.
+Gp Run::surrogate_of(const IterationRecord& record) const {
+    Gp gp;
+    gp.dim = dim_;
+    gp.data = evals_.training_data(record.train_index, dim_);
+    for (const auto& theta : record.gp_thetas) gp.samples.push_back(gp_posterior(gp.data, theta));
+    return gp;
+}
+
+// End of the run: pick the returned iteration (PyVBMC determine_best_vp), refit it with more
+// components and entropy samples (final_boost) and re-estimate its ELBO precisely.
+void Run::finish() {
+    finished_ = true;
+    const int best = best_iteration(history_, settings_);
+    const IterationRecord& chosen = history_[static_cast<size_t>(best)];
+    converged_ = chosen.stable;
+    final_.transform = transform_;
+    final_.vp = chosen.vp;
+    final_.elbo = chosen.elbo;
+    final_.elbo_sd = chosen.elbo_sd;
+    const Gp gp = best == static_cast<int>(history_.size()) - 1 ? gp_ : surrogate_of(chosen);
+    if (settings_.do_final_boost) {
+        VpOptimSettings vs = vp_optim_settings();
+        vs.warmup = false;
+        final_.vp.optimize_weights = true;
+        const ElboEstimate boosted = vp_final_boost(final_.vp, gp, vs, rng_);
+        final_.elbo = boosted.elbo;
+        final_.elbo_sd = boosted.elbo_sd;
+        IterationRecord row = chosen;
+        row.vp = final_.vp;
+        row.elbo = final_.elbo;
+        row.elbo_sd = final_.elbo_sd;
+        row.func_count = evals_.size();
+        row.action = "finalize";
+        log_iteration_row(row);
+    }
+    has_final_ = true;
+    char line[256];
+    std::snprintf(line, sizeof line, "Inference terminated: %s.", termination_message_.c_str());
+    log(kLogWarn, line);
+    std::snprintf(line, sizeof line, "Estimated ELBO: %.3f +/- %.3f.", final_.elbo, final_.elbo_sd);
+    log(kLogWarn, line);
+    if (!converged_) log(kLogWarn, "Caution: the returned variational solution may not have converged.");
+}
+
+}  // namespace libvbmc

@@ -1,0 +1,226 @@
+// Run creation, the ask / tell / abandon calls and scalar statistics.
+#include "run/run.hpp"
+
+#include <cmath>
+#include <cstring>
+#include <sstream>
+
+#include "util/error.hpp"
+
+namespace libvbmc {
+
+namespace {
+std::string number_text(double v) {
+    std::ostringstream s;
+    s.precision(17);
+    s << v;
+    return s.str();
+}
+}  // namespace
+
+Run::Run(int dim, const double* x0, const double* lb, const double* ub, const double* plb,
+         const double* pub, const OptionValues& options)
+    : dim_(dim), option_values_(options), settings_(Settings::resolve(options, dim)) {
+    if (settings_.fun_eval_start > settings_.max_fun_evals)
+        throw_error(Code::option, "option fun_eval_start = " + std::to_string(settings_.fun_eval_start) +
+                                      " exceeds max_fun_evals = " + std::to_string(settings_.max_fun_evals));
+    const auto kind = settings_.bounded_transform == "logit" ? ParameterTransform::Bounded::logit
+                                                              : ParameterTransform::Bounded::probit;
+    // NULL bounds mean unbounded.
+    const std::vector<double> lower = lb ? std::vector<double>(lb, lb + dim) : std::vector<double>(static_cast<size_t>(dim), -INFINITY);
+    const std::vector<double> upper = ub ? std::vector<double>(ub, ub + dim) : std::vector<double>(static_cast<size_t>(dim), INFINITY);
+    transform_ = ParameterTransform(dim, lower.data(), upper.data(), plb, pub, kind);
+    plb_z_.resize(static_cast<size_t>(dim));
+    pub_z_.resize(static_cast<size_t>(dim));
+    transform_.to_unbounded(plb, plb_z_.data());
+    transform_.to_unbounded(pub, pub_z_.data());
+    rng_.reseed(settings_.seed);
+    warmup_ = settings_.warmup;
+    draw_initial_design(x0);
+}
+
+// Initial design (paper section 3.5): x0, then uniform draws in the plausible box.
+void Run::draw_initial_design(const double* x0) {
+    std::vector<double> centre(static_cast<size_t>(dim_));
+    if (x0 != nullptr) {
+        centre.assign(x0, x0 + dim_);
+    } else {
+        std::vector<double> mid(static_cast<size_t>(dim_));
+        for (int d = 0; d < dim_; ++d) mid[static_cast<size_t>(d)] = 0.5 * (plb_z_[static_cast<size_t>(d)] + pub_z_[static_cast<size_t>(d)]);
+        transform_.to_original(mid.data(), centre.data());
+    }
+    design_queue_.push_back(centre);
+    for (int i = 1; i < settings_.fun_eval_start; ++i) {
+        std::vector<double> z(static_cast<size_t>(dim_)), x(static_cast<size_t>(dim_));
+        for (int d = 0; d < dim_; ++d) {
+            const size_t u = static_cast<size_t>(d);
+            z[u] = plb_z_[u] + rng_.uniform() * (pub_z_[u] - plb_z_[u]);
+        }
+        transform_.to_original(z.data(), x.data());
+        design_queue_.push_back(x);
+    }
+}
+
+int Run::find_pending(const double* x) const {
+    for (size_t i = 0; i < pending_.size(); ++i)
+        if (std::memcmp(pending_[i].data(), x, sizeof(double) * static_cast<size_t>(dim_)) == 0)
+            return static_cast<int>(i);
+    return -1;
+}
+
+void Run::validate_point(const double* x, const char* what) const {
+    for (int d = 0; d < dim_; ++d)
+        if (!std::isfinite(x[d]))
+            throw_error(Code::arg, std::string(what) + "[" + std::to_string(d) + "] = " + number_text(x[d]) +
+                                       " is not finite");
+}
+
+bool Run::ask(double* x) {
+    if (finished_) return false;
+    if (static_cast<int>(pending_.size()) >= settings_.max_pending)
+        throw_error(Code::state, std::to_string(pending_.size()) + " points are pending, the limit max_pending = " +
+                                     std::to_string(settings_.max_pending) + "; tell or abandon one first");
+    std::vector<double> point;
+    if (in_initial_design_) {
+        if (design_queue_.empty())
+            throw_error(Code::state, "every initial-design point is pending; tell their values before asking again");
+        point = design_queue_.front();
+        design_queue_.erase(design_queue_.begin());
+    } else {
+        point = next_active_point();
+    }
+    pending_.push_back(point);
+    std::memcpy(x, point.data(), sizeof(double) * static_cast<size_t>(dim_));
+    return true;
+}
+
+void Run::record_evaluation(const double* x, double log_joint, double log_joint_sd, bool extra) {
+    Evaluation e;
+    e.x.assign(x, x + dim_);
+    e.z.resize(static_cast<size_t>(dim_));
+    transform_.to_unbounded(x, e.z.data());
+    e.log_jacobian = transform_.log_abs_det_jacobian(e.z.data());
+    e.log_joint = log_joint;
+    e.log_joint_sd = log_joint_sd;
+    e.failed = !std::isfinite(log_joint);
+    e.extra = extra;
+    e.iteration = iteration_ + 1;
+    if (log_joint_sd > 0.0) has_noisy_values_ = true;
+    if (!e.failed && !in_initial_design_) gp_add_point(search_gp_, e.z.data(), e.log_joint_z(), log_joint_sd * log_joint_sd);
+    evals_.add(std::move(e));
+}
+
+static void check_sd(double log_joint_sd) {
+    if (!std::isfinite(log_joint_sd) || log_joint_sd < 0.0)
+        throw_error(Code::arg, "log_joint_sd = " + number_text(log_joint_sd) + " must be finite and >= 0");
+}
+
+void Run::tell(const double* x, double log_joint, double log_joint_sd) {
+    validate_point(x, "x");
+    check_sd(log_joint_sd);
+    const int index = find_pending(x);
+    if (index < 0)
+        throw_error(Code::state, "x is not a pending point (it was never asked, was already told, or differs "
+                                 "bitwise from the asked point)");
+    if (finished_) throw_error(Code::state, "the run has finished");
+    record_evaluation(x, log_joint, log_joint_sd, false);
+    pending_.erase(pending_.begin() + index);
+    ++batch_told_;
+    after_tell();
+}
+
+void Run::tell_extra(const double* x, double log_joint, double log_joint_sd) {
+    validate_point(x, "x");
+    check_sd(log_joint_sd);
+    if (!transform_.inside_bounds(x))
+        throw_error(Code::arg, "x lies outside the hard bounds (lb, ub)");
+    if (finished_) throw_error(Code::state, "the run has finished");
+    record_evaluation(x, log_joint, log_joint_sd, true);
+    after_tell();
+}
+
+void Run::abandon(const double* x) {
+    validate_point(x, "x");
+    const int index = find_pending(x);
+    if (index < 0) throw_error(Code::state, "x is not a pending point");
+    if (in_initial_design_) design_queue_.insert(design_queue_.begin(), pending_[static_cast<size_t>(index)]);
+    pending_.erase(pending_.begin() + index);
+}
+
+// After a told value: close the batch when it is complete (or the budget is spent).
+void Run::after_tell() {
+    const int told = evals_.size();
+    const bool budget_spent = told >= settings_.max_fun_evals;
+    if (in_initial_design_) {
+        const bool design_done = design_queue_.empty() && pending_.empty();
+        if (!design_done && !budget_spent) return;
+        // The surrogate needs a few finite values: extend the design with more uniform draws.
+        if (static_cast<int>(evals_.training_index().size()) < 3 && !budget_spent) {
+            for (int i = 0; i < settings_.fun_evals_per_iter; ++i) {
+                std::vector<double> z(static_cast<size_t>(dim_)), xx(static_cast<size_t>(dim_));
+                for (int d = 0; d < dim_; ++d) {
+                    const size_t u = static_cast<size_t>(d);
+                    z[u] = plb_z_[u] + rng_.uniform() * (pub_z_[u] - plb_z_[u]);
+                }
+                transform_.to_original(z.data(), xx.data());
+                design_queue_.push_back(xx);
+            }
+            log(kLogWarn, "fewer than 3 finite values in the initial design; drawing more points");
+            return;
+        }
+        if (static_cast<int>(evals_.training_index().size()) < 1) {
+            finished_ = true;
+            termination_message_ = "the budget was spent without a single finite log-joint value";
+            log(kLogWarn, termination_message_);
+            return;
+        }
+        end_iteration();
+        return;
+    }
+    if (batch_told_ >= settings_.fun_evals_per_iter || budget_spent) end_iteration();
+}
+
+bool Run::checkpoint_due() {
+    if (settings_.checkpoint_file.empty()) return false;
+    if (++tells_since_checkpoint_ < settings_.checkpoint_every) return false;
+    tells_since_checkpoint_ = 0;
+    return true;
+}
+
+double Run::stat(const std::string& name) const {
+    const IterationRecord* last = history_.empty() ? nullptr : &history_.back();
+    if (name == "iteration") return iteration_ + 1;
+    if (name == "func_count") return evals_.size();
+    if (name == "failed_count") return evals_.failed_count();
+    if (name == "train_count") return static_cast<double>(evals_.training_index().size());
+    if (name == "elbo") return has_final_ ? final_.elbo : last ? last->elbo : NAN;
+    if (name == "elbo_sd") return has_final_ ? final_.elbo_sd : last ? last->elbo_sd : NAN;
+    if (name == "components") return has_final_ ? final_.vp.k : last ? last->vp.k : 0;
+    if (name == "converged") return converged_ ? 1 : 0;
+    if (name == "warmup") return warmup_ ? 1 : 0;
+    if (name == "finished") return finished_ ? 1 : 0;
+    if (name == "pending") return static_cast<double>(pending_.size());
+    if (name == "stable_count") {
+        int count = 0;
+        for (auto it = history_.rbegin(); it != history_.rend() && it->stable; ++it) ++count;
+        return count;
+    }
+    if (name == "gp_samples") return last ? last->n_gp_samples : 0;
+    if (name == "r_index") return last ? last->r_index : INFINITY;
+    if (name == "dim") return dim_;
+    if (name == "max_fun_evals") return settings_.max_fun_evals;
+    throw_error(Code::arg, "unknown statistic \"" + name + "\"");
+}
+
+PosteriorSnapshot Run::posterior() const {
+    if (!has_posterior()) throw_error(Code::state, "no posterior yet: the first iteration has not completed");
+    if (has_final_) return final_;
+    PosteriorSnapshot p;
+    p.vp = vp_;
+    p.transform = transform_;
+    p.elbo = history_.back().elbo;
+    p.elbo_sd = history_.back().elbo_sd;
+    return p;
+}
+
+}  // namespace libvbmc

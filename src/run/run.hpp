@@ -1,0 +1,116 @@
+// The VBMC run as a resumable ask-tell state machine (paper Algorithm 1, turned inside out).
+//
+// Every public call advances the state; nothing held between calls depends on the caller's
+// memory, so the whole state can be written to a checkpoint. An iteration collects a batch of
+// evaluations (the initial design, then n_active actively sampled points); the tell that
+// completes the batch trains the surrogate, optimises the variational posterior, applies the
+// warm-up / adaptive-K / termination rules and, at the end, the final boost.
+#pragma once
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "gp/gp.hpp"
+#include "acquisition/acq_settings.hpp"
+#include "elbo/vp_optim_settings.hpp"
+#include "gp/train.hpp"
+#include "options/options.hpp"
+#include "run/evaluations.hpp"
+#include "run/history.hpp"
+#include "run/posterior.hpp"
+#include "transforms/parameter_transform.hpp"
+#include "util/rng.hpp"
+#include "vp/vp.hpp"
+
+namespace libvbmc {
+
+// Log levels, as VBMC_LOG_* of the public header.
+constexpr int kLogError = 0;
+constexpr int kLogWarn = 1;
+constexpr int kLogInfo = 2;
+
+using LogSink = std::function<void(int level, const std::string& line)>;
+
+class Run {
+public:
+    Run(int dim, const double* x0, const double* lb, const double* ub, const double* plb,
+        const double* pub, const OptionValues& options);
+
+    int dim() const { return dim_; }
+    // Fills x (original space); returns false when the run has finished.
+    bool ask(double* x);
+    void tell(const double* x, double log_joint, double log_joint_sd);
+    void tell_extra(const double* x, double log_joint, double log_joint_sd);
+    void abandon(const double* x);
+    int pending_count() const { return static_cast<int>(pending_.size()); }
+    const std::vector<double>& pending_point(int i) const { return pending_[static_cast<size_t>(i)]; }
+    // Scalar facts by name; throws Error(arg) for an unknown name.
+    double stat(const std::string& name) const;
+    bool finished() const { return finished_; }
+    // Counts a tell towards option checkpoint_every; true when a checkpoint is due now.
+    bool checkpoint_due();
+    bool has_posterior() const { return !history_.empty(); }
+    PosteriorSnapshot posterior() const;
+    void set_log_sink(LogSink sink) { log_ = std::move(sink); }
+    const Settings& settings() const { return settings_; }
+
+    void write(Writer& out) const;
+    static Run read(Reader& in);
+
+private:
+    Run() = default;
+    void validate_point(const double* x, const char* what) const;
+    void record_evaluation(const double* x, double log_joint, double log_joint_sd, bool extra);
+    void after_tell();
+    void end_iteration();
+    void train_surrogate(IterationRecord& record);
+    void end_warmup(std::vector<std::string>& actions);
+    Gp surrogate_of(const IterationRecord& record) const;
+    void finish();
+    GpTrainSettings gp_train_settings() const;
+    VpOptimSettings vp_optim_settings() const;
+    AcqSettings acq_settings() const;
+    void draw_initial_design(const double* x0);
+    std::vector<double> next_active_point();
+    void log(int level, const std::string& line) const;
+    void log_iteration_row(const IterationRecord& r) const;
+    int find_pending(const double* x) const;
+    void rebuild_surrogates(const std::vector<std::vector<double>>& thetas);
+
+    // Fixed at creation.
+    int dim_ = 0;
+    OptionValues option_values_;
+    Settings settings_;
+    ParameterTransform transform_;
+    std::vector<double> plb_z_, pub_z_;  // plausible box in the transformed space
+
+    // Evolving state (all written to checkpoints).
+    Rng rng_;
+    EvaluationLog evals_;
+    std::vector<std::vector<double>> design_queue_;  // initial-design points not yet asked
+    std::vector<std::vector<double>> pending_;       // asked, not yet told (original space)
+    int iteration_ = -1;            // index of the last completed iteration
+    int batch_told_ = 0;            // evaluations told towards the current batch
+    bool in_initial_design_ = true;
+    bool warmup_ = true;
+    bool finished_ = false;
+    bool converged_ = false;
+    bool recompute_var_post_ = true;
+    bool has_noisy_values_ = false;  // some told value came with log_joint_sd > 0
+    int stop_sampling_n_ = 0;       // training-set size at which GP sampling stopped (0: sampling)
+    std::vector<int> data_trim_list_;
+    int tells_since_checkpoint_ = 0;
+    std::vector<int> gp_train_index_;  // evaluations forming gp_'s training set
+    Gp gp_;                          // surrogate of the last iteration
+    Gp search_gp_;                   // gp_ plus the values told since (rank-1 updates)
+    GpTrainMemory gp_memory_;
+    VariationalPosterior vp_;
+    std::vector<IterationRecord> history_;
+    bool has_final_ = false;
+    PosteriorSnapshot final_;        // the returned (boosted) posterior, once finished_
+    std::string termination_message_;
+
+    LogSink log_;                    // not saved
+};
+
+}  // namespace libvbmc

@@ -1,0 +1,124 @@
+// The complete state of a run, for checkpoints. The surrogates are not stored as factors:
+// gp_ is refactorised from its hyperparameter samples (deterministic) and search_gp_ replays
+// the rank-1 updates of the values told since, so a loaded run continues bitwise.
+#include <cstring>
+
+#include "run/run.hpp"
+#include "util/error.hpp"
+
+namespace libvbmc {
+
+void Run::write(Writer& out) const {
+    out.i64(dim_);
+    option_values_.write(out);
+    transform_.write(out);
+    out.doubles(plb_z_);
+    out.doubles(pub_z_);
+    for (uint64_t word : rng_.state()) out.u64(word);
+    evals_.write(out);
+    out.u64(design_queue_.size());
+    for (const auto& x : design_queue_) out.doubles(x);
+    out.u64(pending_.size());
+    for (const auto& x : pending_) out.doubles(x);
+    out.i64(iteration_);
+    out.i64(batch_told_);
+    out.boolean(in_initial_design_);
+    out.boolean(warmup_);
+    out.boolean(finished_);
+    out.boolean(converged_);
+    out.boolean(recompute_var_post_);
+    out.boolean(has_noisy_values_);
+    out.i64(stop_sampling_n_);
+    out.ints(data_trim_list_);
+    out.i64(tells_since_checkpoint_);
+    out.ints(gp_train_index_);
+    out.u64(gp_.samples.size());
+    for (const GpSample& sample : gp_.samples) out.doubles(sample.theta);
+    gp_memory_.write(out);
+    vp_.write(out);
+    out.u64(history_.size());
+    for (const IterationRecord& r : history_) r.write(out);
+    out.boolean(has_final_);
+    if (has_final_) final_.write(out);
+    out.text(termination_message_);
+}
+
+Run Run::read(Reader& in) {
+    Run run;
+    run.dim_ = static_cast<int>(in.bounded(1, 64, "dimension"));
+    const int dim = run.dim_;
+    run.option_values_ = OptionValues::read(in);
+    run.settings_ = Settings::resolve(run.option_values_, dim);
+    run.transform_ = ParameterTransform::read(in);
+    if (run.transform_.dim() != dim) throw_error(Code::format, "the transform's dimension differs from the run's");
+    run.plb_z_ = in.doubles();
+    run.pub_z_ = in.doubles();
+    if (static_cast<int>(run.plb_z_.size()) != dim || static_cast<int>(run.pub_z_.size()) != dim)
+        throw_error(Code::format, "the plausible box has the wrong dimension");
+    std::array<uint64_t, 4> state{};
+    for (uint64_t& word : state) word = in.u64();
+    run.rng_.set_state(state);
+    run.evals_ = EvaluationLog::read(in, dim);
+    auto read_points = [&](std::vector<std::vector<double>>& points, const char* what) {
+        const int64_t n = in.bounded(0, 1 << 24, what);
+        for (int64_t i = 0; i < n; ++i) {
+            points.push_back(in.doubles());
+            if (static_cast<int>(points.back().size()) != dim)
+                throw_error(Code::format, std::string("a point of ") + what + " has the wrong dimension");
+        }
+    };
+    read_points(run.design_queue_, "the initial design");
+    read_points(run.pending_, "the pending points");
+    run.iteration_ = static_cast<int>(in.bounded(-1, 1 << 30, "iteration"));
+    run.batch_told_ = static_cast<int>(in.bounded(0, 1 << 30, "batch count"));
+    run.in_initial_design_ = in.boolean();
+    run.warmup_ = in.boolean();
+    run.finished_ = in.boolean();
+    run.converged_ = in.boolean();
+    run.recompute_var_post_ = in.boolean();
+    run.has_noisy_values_ = in.boolean();
+    run.stop_sampling_n_ = static_cast<int>(in.bounded(0, 1 << 30, "stop_sampling"));
+    run.data_trim_list_ = in.ints();
+    run.tells_since_checkpoint_ = static_cast<int>(in.bounded(0, 1 << 30, "tells since checkpoint"));
+    run.gp_train_index_ = in.ints();
+    for (int i : run.gp_train_index_)
+        if (i < 0 || i >= run.evals_.size() || run.evals_[i].failed)
+            throw_error(Code::format, "the surrogate's training index " + std::to_string(i) + " is invalid");
+    const int64_t n_samples = in.bounded(0, 1 << 20, "GP sample count");
+    std::vector<std::vector<double>> thetas;
+    for (int64_t i = 0; i < n_samples; ++i) {
+        thetas.push_back(in.doubles());
+        if (static_cast<int>(thetas.back().size()) != hyp::count(dim))
+            throw_error(Code::format, "a GP hyperparameter sample has the wrong length");
+    }
+    run.gp_memory_ = GpTrainMemory::read(in);
+    run.vp_ = VariationalPosterior::read(in);
+    const int64_t n_history = in.bounded(0, 1 << 24, "history length");
+    for (int64_t i = 0; i < n_history; ++i) run.history_.push_back(IterationRecord::read(in));
+    run.has_final_ = in.boolean();
+    if (run.has_final_) run.final_ = PosteriorSnapshot::read(in);
+    run.termination_message_ = in.text();
+    if (in.remaining() != 0) throw_error(Code::format, "the checkpoint has trailing bytes");
+    if (!run.in_initial_design_) {
+        if (thetas.empty()) throw_error(Code::format, "the checkpoint has no surrogate after the initial design");
+        run.rebuild_surrogates(thetas);
+    }
+    return run;
+}
+
+// gp_ from its hyperparameters and training index; search_gp_ = gp_ plus the finite values told
+// after the last iteration, replayed in the order they were told.
+void Run::rebuild_surrogates(const std::vector<std::vector<double>>& thetas) {
+    gp_ = Gp();
+    gp_.dim = dim_;
+    gp_.data = evals_.training_data(gp_train_index_, dim_);
+    for (const auto& theta : thetas) gp_.samples.push_back(gp_posterior(gp_.data, theta));
+    search_gp_ = gp_;
+    for (int i = 0; i < evals_.size(); ++i) {
+        const Evaluation& e = evals_[i];
+        if (e.iteration == iteration_ + 1 && !e.failed)
+            gp_add_point(search_gp_, e.z.data(), e.log_joint_z(), e.log_joint_sd * e.log_joint_sd);
+    }
+}
+
+}  // namespace libvbmc

@@ -1,0 +1,35 @@
+// The rules that look back on the iteration history (paper sections 3.5-3.7, as PyVBMC's
+// _compute_reliability_index, _check_termination_conditions, _check_warmup_end_conditions,
+// update_K and determine_best_vp).
+#pragma once
+#include <vector>
+
+#include "options/options.hpp"
+#include "run/history.hpp"
+
+namespace libvbmc {
+
+// Number of iterations the solution must stay stable: ceil(tol_stable_count / fun_evals_per_iter).
+int stable_window(const Settings& s);
+
+// Reliability index rho (paper 3.7): mean of |ELBO change| / tol_sd, ELBO SD / tol_sd and
+// sKL / tol_skl, with tol_sd raised for noisy surrogates; also the ELCBO improvement per
+// evaluation (slope of a linear fit over the last half window). history.back() is the current
+// iteration; returns {inf, NaN} before the third iteration.
+std::pair<double, double> reliability_index(const std::vector<IterationRecord>& history,
+                                            const Settings& s);
+
+// Whether the current iteration is stable: rho < 1, ELCBO improvement below tol_improvement, and
+// at most a fraction tol_stable_excpt_frac of unstable iterations in the stable window.
+bool is_stable(const std::vector<IterationRecord>& history, const Settings& s);
+
+// Warm-up ends when the ELCBO stops improving (or the best LCB has not improved for long) and
+// no trim happened in the last 10 points. n_train = current training-set size.
+bool warmup_should_end(const std::vector<IterationRecord>& history, const Settings& s,
+                       const std::vector<int>& data_trim_list, int n_train, int func_count);
+
+// The iteration whose posterior is returned when the last one is not stable (PyVBMC
+// determine_best_vp, with or without its rank criterion).
+int best_iteration(const std::vector<IterationRecord>& history, const Settings& s);
+
+}  // namespace libvbmc

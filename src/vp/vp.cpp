@@ -1,0 +1,136 @@
+// Mixture-of-Gaussians variational posterior (paper section 3.1, eq. 6).
+#include "vp/vp.hpp"
+
+#include <cmath>
+
+#include "linalg/linalg.hpp"
+#include "util/error.hpp"
+#include "util/math.hpp"
+
+namespace libvbmc {
+
+int VariationalPosterior::theta_size() const {
+    return k * dim + k + dim + (optimize_weights ? k : 0);
+}
+
+std::vector<double> VariationalPosterior::get_theta() const {
+    std::vector<double> theta;
+    theta.reserve(theta_size());
+    theta.insert(theta.end(), mu.data.begin(), mu.data.end());
+    for (int j = 0; j < k; ++j) theta.push_back(std::log(sigma[j]));
+    for (int d = 0; d < dim; ++d) theta.push_back(std::log(lambda[d]));
+    if (optimize_weights)
+        for (int j = 0; j < k; ++j) theta.push_back(std::log(w[j]));
+    return theta;
+}
+
+void VariationalPosterior::set_theta(const std::vector<double>& theta) {
+    if (static_cast<int>(theta.size()) != theta_size())
+        throw_error(Code::internal, "Variational parameter vector has the wrong length.");
+    for (double v : theta)
+        if (!std::isfinite(v)) throw_error(Code::numeric, "Variational parameters are not finite.");
+    mu = Matrix(k, dim);
+    std::copy(theta.begin(), theta.begin() + k * dim, mu.data.begin());
+    size_t pos = static_cast<size_t>(k) * dim;
+    sigma.resize(k);
+    for (int j = 0; j < k; ++j) sigma[j] = std::exp(theta[pos++]);
+    lambda.resize(dim);
+    for (int d = 0; d < dim; ++d) lambda[d] = std::exp(theta[pos++]);
+    if (optimize_weights) {
+        // w = softmax(eta)
+        const double eta_log_norm = log_sum_exp(theta.data() + pos, k);
+        w.resize(k);
+        for (int j = 0; j < k; ++j) w[j] = std::exp(theta[pos + j] - eta_log_norm);
+    }
+}
+
+double vp_log_pdf(const VariationalPosterior& vp, const double* x) {
+    double log_lambda_sum = 0.0;
+    for (int d = 0; d < vp.dim; ++d) log_lambda_sum += std::log(vp.lambda[d]);
+    std::vector<double> log_terms(vp.k);
+    for (int j = 0; j < vp.k; ++j) {
+        const double* mu = vp.mu.row(j);
+        double maha = 0.0;
+        for (int d = 0; d < vp.dim; ++d) {
+            const double z = (x[d] - mu[d]) / (vp.sigma[j] * vp.lambda[d]);
+            maha += z * z;
+        }
+        log_terms[j] = std::log(vp.w[j]) - 0.5 * maha - 0.5 * vp.dim * kLog2Pi -
+                       vp.dim * std::log(vp.sigma[j]) - log_lambda_sum;
+    }
+    return log_sum_exp(log_terms.data(), log_terms.size());
+}
+
+void vp_sample(const VariationalPosterior& vp, int n, Rng& rng, Matrix& out,
+               std::vector<int>* component) {
+    out = Matrix(n, vp.dim);
+    if (component) component->assign(n, 0);
+    for (int i = 0; i < n; ++i) {
+        // Component by inversion of the cumulative weights.
+        int j = 0;
+        if (vp.k > 1) {
+            const double u = rng.uniform();
+            double cumulative = 0.0;
+            j = vp.k - 1;
+            for (int c = 0; c < vp.k; ++c) {
+                cumulative += vp.w[c];
+                if (u < cumulative) {
+                    j = c;
+                    break;
+                }
+            }
+        }
+        double* x = out.row(i);
+        const double* mu = vp.mu.row(j);
+        for (int d = 0; d < vp.dim; ++d) x[d] = mu[d] + vp.sigma[j] * vp.lambda[d] * rng.normal();
+        if (component) (*component)[i] = j;
+    }
+}
+
+void vp_moments(const VariationalPosterior& vp, std::vector<double>& mean, Matrix& cov) {
+    const int dim = vp.dim;
+    mean.assign(dim, 0.0);
+    for (int j = 0; j < vp.k; ++j)
+        for (int d = 0; d < dim; ++d) mean[d] += vp.w[j] * vp.mu(j, d);
+    // Law of total covariance: within-component diagonal plus spread of the means.
+    cov = Matrix(dim, dim);
+    for (int j = 0; j < vp.k; ++j) {
+        const double* mu = vp.mu.row(j);
+        for (int a = 0; a < dim; ++a) {
+            const double da = mu[a] - mean[a];
+            for (int b = 0; b < dim; ++b) cov(a, b) += vp.w[j] * da * (mu[b] - mean[b]);
+            cov(a, a) += vp.w[j] * vp.sigma[j] * vp.sigma[j] * vp.lambda[a] * vp.lambda[a];
+        }
+    }
+}
+
+// KL(N(m0, S0) || N(m1, S1)) with L1 the Cholesky factor of S1.
+static double kl_normal(const std::vector<double>& m0, const Matrix& s0, double log_det_s0,
+                        const std::vector<double>& m1, const Matrix& l1) {
+    const int dim = static_cast<int>(m0.size());
+    Matrix s1_inv_s0 = s0;
+    cholesky_solve(l1, s1_inv_s0);
+    double trace = 0.0;
+    for (int d = 0; d < dim; ++d) trace += s1_inv_s0(d, d);
+    std::vector<double> diff(dim);
+    for (int d = 0; d < dim; ++d) diff[d] = m1[d] - m0[d];
+    triangular_solve(l1, false, diff.data());
+    double maha = 0.0;
+    for (double v : diff) maha += v * v;
+    return 0.5 * (trace + maha - dim + cholesky_log_det(l1) - log_det_s0);
+}
+
+std::pair<double, double> vp_kl_gauss(const VariationalPosterior& a, const VariationalPosterior& b) {
+    std::vector<double> mean_a, mean_b;
+    Matrix cov_a, cov_b, chol_a, chol_b;
+    vp_moments(a, mean_a, cov_a);
+    vp_moments(b, mean_b, cov_b);
+    cholesky_jitter(cov_a, chol_a);
+    cholesky_jitter(cov_b, chol_b);
+    const double log_det_a = cholesky_log_det(chol_a);
+    const double log_det_b = cholesky_log_det(chol_b);
+    return {kl_normal(mean_a, cov_a, log_det_a, mean_b, chol_b),
+            kl_normal(mean_b, cov_b, log_det_b, mean_a, chol_a)};
+}
+
+}  // namespace libvbmc

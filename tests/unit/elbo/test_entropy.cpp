@@ -1,0 +1,118 @@
+// Entropy estimators: closed form of a single Gaussian, lower-bound property, Monte Carlo
+// consistency, and every gradient against central finite differences (fixed draws for MC).
+#include "elbo/entropy.hpp"
+
+#include <cmath>
+
+#include "elbo_test_fixtures.hpp"
+#include "test_util.h"
+#include "util/math.hpp"
+
+using namespace libvbmc;
+using namespace libvbmc_test;
+
+static double gaussian_entropy(const VariationalPosterior& vp) {
+    double h = 0.5 * vp.dim * (1.0 + kLog2Pi) + vp.dim * std::log(vp.sigma[0]);
+    for (double l : vp.lambda) h += std::log(l);
+    return h;
+}
+
+static void test_single_gaussian(void**) {
+    Rng rng(21);
+    VariationalPosterior vp = random_vp(4, 1, rng, false);
+    const double exact = gaussian_entropy(vp);
+    assert_close(entropy_lb(vp, nullptr), exact, 1e-12);
+    // log q(x) = const - |eps|^2 / 2: the estimate's SE is sqrt(D / 2 / n).
+    const int n = 20000;
+    const double mc = entropy_mc(vp, n, rng, nullptr);
+    assert_close(mc, exact, 4.0 * std::sqrt(4.0 / 2.0 / n));
+}
+
+static void test_mixture_mc_vs_bound(void**) {
+    Rng rng(22);
+    VariationalPosterior vp = random_vp(2, 3, rng, true);
+    // Reference by brute-force Monte Carlo with vp_sample / vp_log_pdf.
+    const int n = 200000;
+    Matrix xs;
+    vp_sample(vp, n, rng, xs);
+    double mean = 0.0, sq = 0.0;
+    std::vector<double> lq(n);
+    for (int i = 0; i < n; ++i) mean += (lq[i] = -vp_log_pdf(vp, xs.row(i)));
+    mean /= n;
+    for (double v : lq) sq += (v - mean) * (v - mean);
+    const double se = std::sqrt(sq / (n - 1) / n);
+    const double mc = entropy_mc(vp, 40000, rng, nullptr);
+    assert_close(mc, mean, 5.0 * se + 5.0 * std::sqrt(sq / (n - 1) / (3 * 40000)));
+    assert_true(entropy_lb(vp, nullptr) <= mean + 4.0 * se);
+}
+
+static void check_mc_gradient(bool weights) {
+    Rng setup(weights ? 23 : 24);
+    VariationalPosterior vp = random_vp(3, 3, setup, weights);
+    const std::vector<double> theta = vp.get_theta();
+    const int n = 30;
+    auto f = [&](const std::vector<double>& t) {
+        VariationalPosterior v = vp;
+        v.set_theta(t);
+        Rng rng(99);  // the same draws at every evaluation
+        return entropy_mc(v, n, rng, nullptr);
+    };
+    std::vector<double> grad;
+    Rng rng(99);
+    const double h = entropy_mc(vp, n, rng, &grad);
+    assert_close(h, f(theta), 1e-12);
+    const std::vector<double> fd = central_diff(f, theta, 1e-5);
+    assert_int_equal(static_cast<int>(grad.size()), vp.theta_size());
+    for (size_t i = 0; i < fd.size(); ++i) assert_close(grad[i], fd[i], 1e-6 * (1.0 + std::fabs(fd[i])));
+}
+
+static void test_mc_gradient_fixed_weights(void**) { check_mc_gradient(false); }
+static void test_mc_gradient_free_weights(void**) { check_mc_gradient(true); }
+
+static void check_lb_gradient(int k, bool weights) {
+    Rng setup(25 + k);
+    VariationalPosterior vp = random_vp(3, k, setup, weights);
+    const std::vector<double> theta = vp.get_theta();
+    auto f = [&](const std::vector<double>& t) {
+        VariationalPosterior v = vp;
+        v.set_theta(t);
+        return entropy_lb(v, nullptr);
+    };
+    std::vector<double> grad;
+    entropy_lb(vp, &grad);
+    const std::vector<double> fd = central_diff(f, theta, 1e-5);
+    for (size_t i = 0; i < fd.size(); ++i) assert_close(grad[i], fd[i], 1e-6 * (1.0 + std::fabs(fd[i])));
+}
+
+static void test_lb_gradient(void**) {
+    check_lb_gradient(1, false);
+    check_lb_gradient(1, true);
+    check_lb_gradient(4, false);
+    check_lb_gradient(4, true);
+}
+
+// The MC gradient is unbiased: its average over many independent draws matches the gradient of
+// the entropy, which for a single Gaussian is exact (d H / d log sigma = D, d / d log lambda = 1).
+static void test_mc_gradient_unbiased_single(void**) {
+    Rng rng(27);
+    VariationalPosterior vp = random_vp(2, 1, rng, false);
+    std::vector<double> grad;
+    entropy_mc(vp, 50, rng, &grad);
+    assert_close(grad[0], 0.0, 1e-12);
+    assert_close(grad[1], 0.0, 1e-12);
+    assert_close(grad[2], 2.0, 1e-12);
+    assert_close(grad[3], 1.0, 1e-12);
+    assert_close(grad[4], 1.0, 1e-12);
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_single_gaussian),
+        cmocka_unit_test(test_mixture_mc_vs_bound),
+        cmocka_unit_test(test_mc_gradient_fixed_weights),
+        cmocka_unit_test(test_mc_gradient_free_weights),
+        cmocka_unit_test(test_lb_gradient),
+        cmocka_unit_test(test_mc_gradient_unbiased_single),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,155 @@
+// optimize_vp on a GP that represents a Gaussian log density exactly (negative-quadratic mean
+// at the target): recovers the mean, covariance and ELBO = log Z; also a correlated target
+// learned by the GP, pruning bookkeeping and the final boost.
+#include "elbo/optimize_vp.hpp"
+
+#include <cmath>
+
+#include "elbo/vp_candidates.hpp"
+#include "test_util.h"
+#include "util/math.hpp"
+
+using namespace libvbmc;
+
+// Target: log Z + log N(x; m, C) on training points spread around m.
+struct Target {
+    std::vector<double> m;
+    Matrix c;
+    double log_z;
+};
+
+static double target_log_density(const Target& t, const double* x) {
+    const double det = t.c(0, 0) * t.c(1, 1) - t.c(0, 1) * t.c(1, 0);
+    const double i00 = t.c(1, 1) / det, i11 = t.c(0, 0) / det, i01 = -t.c(0, 1) / det;
+    const double a = x[0] - t.m[0], b = x[1] - t.m[1];
+    return t.log_z - 0.5 * (i00 * a * a + 2 * i01 * a * b + i11 * b * b) - 0.5 * (2 * kLog2Pi + std::log(det));
+}
+
+static Gp target_gp(const Target& t, int n, double ell, double sf, Rng& rng) {
+    Gp gp;
+    gp.dim = 2;
+    gp.data.x = Matrix(n, 2);
+    gp.data.y.resize(n);
+    gp.data.s2.assign(n, 0.0);
+    for (int i = 0; i < n; ++i) {
+        for (int d = 0; d < 2; ++d) gp.data.x(i, d) = t.m[d] + 3.0 * std::sqrt(t.c(d, d)) * (2.0 * rng.uniform() - 1.0);
+        gp.data.y[i] = target_log_density(t, gp.data.x.row(i));
+    }
+    std::vector<double> theta(hyp::count(2));
+    const double det = t.c(0, 0) * t.c(1, 1) - t.c(0, 1) * t.c(1, 0);
+    for (int d = 0; d < 2; ++d) {
+        theta[hyp::log_ell(d)] = std::log(ell * std::sqrt(t.c(d, d)));
+        theta[hyp::xm(2, d)] = t.m[d];
+        // Curvature of the target along each axis: the mean is exact when C is diagonal.
+        const double precision = (d == 0 ? t.c(1, 1) : t.c(0, 0)) / det;
+        theta[hyp::log_omega(2, d)] = -0.5 * std::log(precision);
+    }
+    theta[hyp::log_sf(2)] = std::log(sf);
+    theta[hyp::log_sn(2)] = std::log(1e-3);
+    theta[hyp::m0(2)] = t.log_z - 0.5 * (2 * kLog2Pi + std::log(det));
+    gp.samples.push_back(gp_posterior(gp.data, theta));
+    return gp;
+}
+
+static void check_recovery(const VariationalPosterior& vp, const ElboEstimate& e, const Target& t,
+                           double elbo_tol, double moment_tol) {
+    std::vector<double> mean;
+    Matrix cov;
+    vp_moments(vp, mean, cov);
+    for (int d = 0; d < 2; ++d) {
+        assert_close(mean[d], t.m[d], moment_tol * std::sqrt(t.c(d, d)));
+        for (int e2 = 0; e2 < 2; ++e2)
+            assert_close(cov(d, e2), t.c(d, e2), moment_tol * std::sqrt(t.c(d, d) * t.c(e2, e2)));
+    }
+    assert_close(e.elbo, t.log_z, elbo_tol);
+    assert_close(e.elbo, e.e_log_joint + e.entropy, 1e-10);
+}
+
+static void test_warmup_diagonal_target(void**) {
+    Rng rng(41);
+    Target t{{0.5, -1.0}, Matrix(2, 2), -3.0};
+    t.c(0, 0) = 0.8;
+    t.c(1, 1) = 2.0;
+    Gp gp = target_gp(t, 60, 1.0, 1.0, rng);
+    const double x0[2] = {0.0, 0.0};
+    VariationalPosterior vp = vp_initial(2, 2, x0, rng);
+    VpOptimSettings s = vp_optim_defaults(2);
+    s.warmup = true;
+    int n_fast = 0, n_slow = 0;
+    vp_optim_counts(s, vp.k, true, n_fast, n_slow);
+    assert_int_equal(n_fast, 100);
+    assert_int_equal(n_slow, 2);
+    int pruned = -1;
+    ElboEstimate e = optimize_vp(vp, gp, s, 2, n_fast, n_slow, rng, &pruned);
+    assert_int_equal(pruned, 0);
+    assert_int_equal(vp.k, 2);
+    assert_close(vp.w[0], 0.5, 0.0);
+    // ELBO <= log Z up to Monte Carlo error of the entropy (2 x 4096 draws).
+    check_recovery(vp, e, t, 0.05, 0.1);
+    assert_true(e.elbo_sd > 0.0 && e.elbo_sd < 0.2);
+}
+
+static void test_free_weights_correlated_target(void**) {
+    Rng rng(42);
+    Target t{{0.0, 1.0}, Matrix(2, 2), 1.5};
+    t.c(0, 0) = 1.0;
+    t.c(1, 1) = 1.0;
+    t.c(0, 1) = t.c(1, 0) = 0.5;
+    Gp gp = target_gp(t, 150, 1.5, 2.0, rng);
+    const double x0[2] = {0.2, 0.8};
+    VariationalPosterior vp = vp_initial(2, 2, x0, rng);
+    VpOptimSettings s = vp_optim_defaults(2);
+    s.warmup = false;
+    vp.optimize_weights = true;
+    int n_fast = 0, n_slow = 0;
+    vp_optim_counts(s, 4, true, n_fast, n_slow);
+    int pruned = -1;
+    ElboEstimate e = optimize_vp(vp, gp, s, 4, n_fast, n_slow, rng, &pruned);
+    assert_int_equal(vp.k + pruned, 4);
+    // As in a run, later iterations refine the previous solution (fewer candidates, one start).
+    for (int iteration = 0; iteration < 6; ++iteration) {
+        vp_optim_counts(s, vp.k, false, n_fast, n_slow);
+        assert_int_equal(n_slow, 1);
+        e = optimize_vp(vp, gp, s, vp.k, n_fast, n_slow, rng, &pruned);
+    }
+    double total = 0.0;
+    for (double w : vp.w) total += w;
+    assert_close(total, 1.0, 1e-12);
+    // A mixture of axis-aligned components approximates the correlated Gaussian from below.
+    check_recovery(vp, e, t, 0.05, 0.1);
+    assert_true(e.elbo < t.log_z + 0.03);
+
+    // Final boost: more components, no pruning. One short Adam run (PyVBMC's stopping rule stops
+    // as soon as the noisy objective looks flat), so it only has to stay close.
+    VpOptimSettings boost = s;
+    boost.min_final_components = 6;
+    ElboEstimate b = vp_final_boost(vp, gp, boost, rng);
+    assert_int_equal(vp.k, 6);
+    assert_true(b.elbo > e.elbo - 0.1);
+    check_recovery(vp, b, t, 0.1, 0.2);
+}
+
+static void test_single_component_bfgs_path(void**) {
+    Rng rng(43);
+    Target t{{1.0, 2.0}, Matrix(2, 2), 0.0};
+    t.c(0, 0) = 0.5;
+    t.c(1, 1) = 1.5;
+    Gp gp = target_gp(t, 60, 1.0, 1.0, rng);
+    const double x0[2] = {0.5, 1.5};
+    VariationalPosterior vp = vp_initial(2, 1, x0, rng);
+    VpOptimSettings s = vp_optim_defaults(2);
+    s.warmup = false;
+    vp.optimize_weights = true;
+    ElboEstimate e = optimize_vp(vp, gp, s, 1, 50, 2, rng, nullptr);
+    // Deterministic path, exact entropy: the optimum is the target itself.
+    check_recovery(vp, e, t, 2e-3, 0.02);
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_warmup_diagonal_target),
+        cmocka_unit_test(test_free_weights_correlated_target),
+        cmocka_unit_test(test_single_component_bfgs_path),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
