@@ -126,6 +126,18 @@ static int record_new_iteration(const vbmc *run, const bench_problem *p, double 
     return result;
 }
 
+/* The 1-minute load average (Linux /proc/loadavg), NaN where unavailable: wall-clock overheads
+ * are only comparable between runs made on an otherwise idle machine. */
+static double load_average(void) {
+    double load = NAN;
+    FILE *f = fopen("/proc/loadavg", "r");
+    if (f) {
+        if (fscanf(f, "%lf", &load) != 1) load = NAN;
+        fclose(f);
+    }
+    return load;
+}
+
 static void usage(FILE *stream) {
     fprintf(stream,
             "usage: vbmc_bench --problem NAME --seed S --out FILE [--max-fun-evals N] [--trace]\n"
@@ -401,6 +413,7 @@ int main(int argc, char **argv) {
     json_key(&line, "overhead_per_eval_s"); json_double(&line, overhead_wall * per_eval);
     json_key(&line, "overhead_cpu_per_eval_s"); json_double(&line, overhead_cpu * per_eval);
     json_key(&line, "peak_rss_mb"); json_double(&line, usage_info.ru_maxrss / 1024.0);
+    json_key(&line, "load_average"); json_double(&line, load_average());
     json_key(&line, "blas_threads"); json_string(&line, blas_threads);
     json_key(&line, "version"); json_string(&line, version);
     json_key(&line, "x0"); json_double_array(&line, x0, dim);

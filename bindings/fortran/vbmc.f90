@@ -540,11 +540,14 @@ contains
     if (.not. size_ok(size(mean), self%dim(), "mean", stat, errmsg)) return
     cov_ptr = c_null_ptr
     if (present(cov)) then
-      if (.not. size_ok(size(cov), self%dim()**2, "cov", stat, errmsg)) return
+      if (.not. size_ok(size(cov, 1), self%dim(), "size(cov, 1)", stat, errmsg)) return
+      if (.not. size_ok(size(cov, 2), self%dim(), "size(cov, 2)", stat, errmsg)) return
       cov_ptr = c_loc(cov)
     end if
     call report_post(vbmc_post_moments(self%handle, mean, cov_ptr), "vbmc_post_moments", &
       stat, errmsg)
+    ! The C API writes cov row-major: transpose into Fortran's column-major order.
+    if (present(cov)) cov = transpose(cov)
   end subroutine
 
   ! Write the snapshot to a file (atomically).

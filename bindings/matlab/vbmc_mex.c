@@ -349,11 +349,11 @@ static void post_command(const char *command, int nlhs, mxArray **plhs, int nrhs
         check_post(vbmc_post_log_pdf(post, n, row_major(x, n, dim), mxGetPr(plhs[0])),
                    "vbmc_post_log_pdf");
     } else if (strcmp(command, "post_moments") == 0) {
-        /* [mean (1 x dim), cov (dim x dim, symmetric so layout-free)] */
+        /* [mean (1 x dim), cov (dim x dim)] */
+        double *cov_rows = (double *)mxMalloc((dim * dim + 1) * sizeof(double));
         plhs[0] = mxCreateDoubleMatrix(1, dim, mxREAL);
-        plhs[1] = mxCreateDoubleMatrix(dim, dim, mxREAL);
-        check_post(vbmc_post_moments(post, mxGetPr(plhs[0]), mxGetPr(plhs[1])),
-                   "vbmc_post_moments");
+        check_post(vbmc_post_moments(post, mxGetPr(plhs[0]), cov_rows), "vbmc_post_moments");
+        plhs[1] = column_major(cov_rows, dim, dim);
     } else if (strcmp(command, "post_save") == 0) {
         need_args(nrhs, 3, command);
         check_post(vbmc_post_save(post, text(prhs[2], "path")), "vbmc_post_save");

@@ -28,7 +28,7 @@ struct AcqSettings {
     bool search_cmaes_vp_init = true;        // search_cmaes_vp_init: CMA-ES scales from the vp
     int search_max_fun_evals = 0;            // search_max_fun_evals; 0 = 500 (D + 2)
     // Search box in the transformed space (PyVBMC optim_state lb_search / ub_search; the run
-    // owns and expands it). Empty = unbounded: CMA-ES then uses the training range +- 10%.
+    // owns it and maintains it with search_bounds.hpp). Empty = unbounded: CMA-ES then uses the training range +- 10%.
     std::vector<double> lb_search;
     std::vector<double> ub_search;
     // Hard limits in the transformed space: points outside get acquisition +inf (PyVBMC

@@ -6,6 +6,7 @@
 #include <numeric>
 
 #include "acquisition/acq_fcn.hpp"
+#include "acquisition/candidate_search.hpp"
 #include "acquisition/cmaes.hpp"
 #include "acquisition/search_points.hpp"
 #include "util/error.hpp"
@@ -13,9 +14,6 @@
 namespace libvbmc {
 
 namespace {
-
-// Candidates are scored in blocks so the GP cross-covariances stay cache-sized.
-constexpr int kScoreBlock = 1024;
 
 bool is_training_point(const GpData& data, const double* x) {
     for (int i = 0; i < data.size(); ++i)
@@ -38,19 +36,6 @@ std::unique_ptr<Gp> with_pending(const Gp& gp, const Matrix& avoid_points) {
         gp_add_point(*augmented, x, mean[0], 0.0);
     }
     return augmented;
-}
-
-void score(const Gp& gp, const VariationalPosterior& vp, const Matrix& points, double y_max,
-           const AcqSettings& s, std::vector<double>& values) {
-    values.resize(static_cast<size_t>(points.rows));
-    Matrix block;
-    for (int start = 0; start < points.rows; start += kScoreBlock) {
-        const int count = std::min(kScoreBlock, points.rows - start);
-        block.rows = count;
-        block.cols = points.cols;
-        block.data.assign(points.row(start), points.row(start) + static_cast<size_t>(count) * points.cols);
-        acq_evaluate(gp, vp, block, y_max, s, values.data() + start);
-    }
 }
 
 // Initial CMA-ES scales: per-coordinate SDs of the vp (search_cmaes_vp_init, as MATLAB VBMC's
@@ -124,13 +109,11 @@ AcqResult acquire(const Gp& gp_in, const VariationalPosterior& vp, const Matrix&
     std::vector<int> cache_index;
     const Matrix candidates = search_points(gp.data.x, vp, start_cache, s, rng, cache_index);
     if (candidates.rows == 0) throw_error(Code::option, "ns_search must be positive.");
-    std::vector<double> values;
-    score(gp, vp, candidates, y_max, s, values);
-    const int best = static_cast<int>(std::min_element(values.begin(), values.end()) - values.begin());
+    const BestCandidate best = best_candidate(gp, vp, candidates, y_max, s);
     AcqResult result;
-    result.x.assign(candidates.row(best), candidates.row(best) + dim);
-    result.value = values[best];
-    result.cache_index = cache_index[best];
+    result.x.assign(candidates.row(best.index), candidates.row(best.index) + dim);
+    result.value = best.value;
+    result.cache_index = cache_index[best.index];
     if (!s.search_cmaes) return result;
 
     // Refinement of the best candidate by CMA-ES.

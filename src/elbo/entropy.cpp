@@ -2,6 +2,7 @@
 // entmc_vbmc and entlb_vbmc).
 #include "elbo/entropy.hpp"
 
+#include <algorithm>
 #include <cmath>
 
 #include "util/error.hpp"
@@ -62,7 +63,12 @@ double entropy_mc(const VariationalPosterior& vp, int n_per_component, Rng& rng,
                 c_sum[k] = maha;
                 log_terms[k] = log_coef[k] - 0.5 * maha;
             }
-            const double log_q = log_sum_exp(log_terms.data(), k_count);
+            // log q by log-sum-exp; the scaled exponentials become the responsibilities.
+            double log_max = -INFINITY;
+            for (int k = 0; k < k_count; ++k) log_max = std::max(log_max, log_terms[k]);
+            double total = 0.0;
+            for (int k = 0; k < k_count; ++k) total += (resp[k] = std::exp(log_terms[k] - log_max));
+            const double log_q = log_max + std::log(total);
             sum_log_q += log_q;
             if (!grad) continue;
             std::vector<double>& g = *grad;
@@ -72,7 +78,7 @@ double entropy_mc(const VariationalPosterior& vp, int n_per_component, Rng& rng,
                 rc[d] = 0.0;
             }
             for (int k = 0; k < k_count; ++k) {
-                resp[k] = std::exp(log_terms[k] - log_q);
+                resp[k] /= total;
                 const double* uk = u.data() + static_cast<size_t>(k) * dim;
                 for (int d = 0; d < dim; ++d) {
                     dlogq_dx[d] -= resp[k] * uk[d];

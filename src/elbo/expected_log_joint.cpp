@@ -59,7 +59,7 @@ void expected_log_joint(const VariationalPosterior& vp, const Gp& gp, bool want_
     std::vector<double> value_s(n_samples, 0.0), variance_s(n_samples, 0.0);
     std::vector<double> grad_sum;
     if (want_grad) grad_sum.assign(theta_size, 0.0);
-    std::vector<double> tau(dim), inv_tau2(dim), a1(dim), a2(dim), i_k(k_count);
+    std::vector<double> tau(dim), inv_tau(dim), inv_tau2(dim), a1(dim), a2(dim), i_k(k_count);
     Matrix z;  // n x k: z(n, k) = E_{q_k}[k(x, x_n)]
     if (want_variance) z = Matrix(n, k_count);
 
@@ -75,6 +75,7 @@ void expected_log_joint(const VariationalPosterior& vp, const Gp& gp, bool want_
             for (int d = 0; d < dim; ++d) {
                 const double t2 = sigma * sigma * vp.lambda[d] * vp.lambda[d] + h.ell[d] * h.ell[d];
                 tau[d] = std::sqrt(t2);
+                inv_tau[d] = 1.0 / tau[d];
                 inv_tau2[d] = 1.0 / t2;
                 ln_norm -= std::log(tau[d]);
                 a1[d] = 0.0;
@@ -95,7 +96,7 @@ void expected_log_joint(const VariationalPosterior& vp, const Gp& gp, bool want_
                 a0 += az;
                 if (want_grad) {
                     for (int d = 0; d < dim; ++d) {
-                        const double delta = (mu[d] - x[d]) / tau[d];
+                        const double delta = (mu[d] - x[d]) * inv_tau[d];
                         a1[d] += az * delta;
                         a2[d] += az * delta * delta;
                     }
@@ -113,7 +114,7 @@ void expected_log_joint(const VariationalPosterior& vp, const Gp& gp, bool want_
                 double dlog_sigma = 0.0;
                 for (int d = 0; d < dim; ++d) {
                     const double l2 = vp.lambda[d] * vp.lambda[d];
-                    grad_sum[k * dim + d] += wk * (-a1[d] / tau[d] - (mu[d] - h.xm[d]) * h.inv_omega2[d]);
+                    grad_sum[k * dim + d] += wk * (-a1[d] * inv_tau[d] - (mu[d] - h.xm[d]) * h.inv_omega2[d]);
                     // d/d log sigma_k and d/d log lambda_d share the factor sigma^2 lambda^2 / tau^2.
                     const double shared = sigma * sigma * l2 * (inv_tau2[d] * (a2[d] - a0) - h.inv_omega2[d]);
                     dlog_sigma += shared;

@@ -3,7 +3,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <numeric>
 
 #include "elbo/adam.hpp"
 #include "elbo/bfgs.hpp"
@@ -67,10 +66,6 @@ std::vector<Candidate> sieve(const VariationalPosterior& vp, const Gp& gp, const
                              int k_new, int n_fast_opts, int n_slow_opts, const VpSoftBounds& bounds,
                              Rng& rng) {
     std::vector<Candidate> candidates;
-    if (n_fast_opts <= 0) {
-        candidates.push_back({vp, CandidateType::previous, 0.0});
-        return candidates;
-    }
     Matrix x_hpd;
     std::vector<double> y_hpd;
     hpd_points(gp.data.x, gp.data.y, s.hpd_frac, x_hpd, y_hpd);
@@ -78,22 +73,63 @@ std::vector<Candidate> sieve(const VariationalPosterior& vp, const Gp& gp, const
         for (VariationalPosterior& c : vp_candidates(vp, type, count, k_new, x_hpd, rng))
             candidates.push_back({std::move(c), type, 0.0});
     };
+    if (n_fast_opts <= 0) {
+        add(CandidateType::previous, 1);  // the current posterior (plus any new components)
+        return candidates;
+    }
     if (n_slow_opts == 1 || x_hpd.rows == 0) {
         add(CandidateType::previous, n_fast_opts);
     } else {
         const int third = (n_fast_opts + 2) / 3;
         add(CandidateType::previous, third);
         add(CandidateType::hpd, third);
-        add(CandidateType::random, n_fast_opts - 2 * third);
+        add(CandidateType::random, std::max(0, n_fast_opts - 2 * third));
     }
     const int n_ent_fast = s.entropy_switch || k_new == 1 ? 0 : ns_ent_per_component(s.ns_ent_fast, k_new);
     for (Candidate& c : candidates) {
         VariationalPosterior work = c.vp;
-        c.score = neg_elcbo(c.vp.get_theta(), work, gp, n_ent_fast, &bounds, false, rng, nullptr, nullptr);
+        try {
+            c.score = neg_elcbo(c.vp.get_theta(), work, gp, n_ent_fast, &bounds, false, rng, nullptr, nullptr);
+        } catch (const Error& e) {
+            if (e.code() != Code::numeric) throw;
+            c.score = INFINITY;  // degenerate candidate: ranked last
+        }
     }
     std::stable_sort(candidates.begin(), candidates.end(),
                      [](const Candidate& a, const Candidate& b) { return a.score < b.score; });
     return candidates;
+}
+
+// One full optimisation from work (PyVBMC optimize_vp loop body): BFGS on the deterministic
+// entropy when n_ent == 0, else Adam on the Monte Carlo entropy; the end point (and the best
+// iterate, elcbo_midpoint) are scored precisely and appended to optima.
+void optimize_start(VariationalPosterior& work, const Gp& gp, const VpOptimSettings& s, int n_ent,
+                    const VpSoftBounds& bounds, Rng& rng, std::vector<Scored>& optima) {
+    const std::vector<double> theta0 = work.get_theta();
+    auto objective = [&](const std::vector<double>& theta, std::vector<double>& grad) {
+        return neg_elcbo(theta, work, gp, n_ent, &bounds, false, rng, &grad, nullptr);
+    };
+    std::vector<double> theta_end;
+    if (n_ent == 0) {
+        theta_end = minimize_bfgs(objective, theta0, s.det_entropy_tol_opt, 200 * static_cast<int>(theta0.size())).x;
+    } else {
+        AdamSettings adam;
+        adam.tol_fun = s.tol_fun_stochastic;
+        adam.master_min = std::min(s.sgd_step_size, 0.001);
+        const double scaling = s.warmup || !work.optimize_weights ? std::min(0.1, s.sgd_step_size * 10.0)
+                                                                  : std::min(0.1, s.sgd_step_size);
+        adam.master_max = std::max(adam.master_min, scaling);
+        adam.master_decay = 200.0;
+        adam.max_iter = std::min(10000, s.max_iter_stochastic);
+        AdamResult r = minimize_adam(objective, theta0, adam);
+        theta_end = r.x;
+        if (s.elcbo_midpoint) {
+            work.set_theta(r.best_x);
+            optima.push_back(score_full(work, gp, s, rng));
+        }
+    }
+    work.set_theta(theta_end);
+    optima.push_back(score_full(work, gp, s, rng));
 }
 
 // Remove component j (weights renormalised).
@@ -140,35 +176,16 @@ ElboEstimate optimize_vp(VariationalPosterior& vp, const Gp& gp, const VpOptimSe
                 }
         }
         VariationalPosterior work = candidates[pick].vp;
-        const std::vector<double> theta0 = work.get_theta();
         candidates.erase(candidates.begin() + pick);
 
-        auto objective = [&](const std::vector<double>& theta, std::vector<double>& grad) {
-            return neg_elcbo(theta, work, gp, n_ent, &bounds, false, rng, &grad, nullptr);
-        };
-        std::vector<double> theta_end;
-        if (n_ent == 0) {
-            BfgsResult r = minimize_bfgs(objective, theta0, s.det_entropy_tol_opt, 200 * static_cast<int>(theta0.size()));
-            theta_end = r.x;
-        } else {
-            AdamSettings adam;
-            adam.tol_fun = s.tol_fun_stochastic;
-            adam.master_min = std::min(s.sgd_step_size, 0.001);
-            const double scaling = s.warmup || !work.optimize_weights ? std::min(0.1, s.sgd_step_size * 10.0)
-                                                                      : std::min(0.1, s.sgd_step_size);
-            adam.master_max = std::max(adam.master_min, scaling);
-            adam.master_decay = 200.0;
-            adam.max_iter = std::min(10000, s.max_iter_stochastic);
-            AdamResult r = minimize_adam(objective, theta0, adam);
-            theta_end = r.x;
-            if (s.elcbo_midpoint) {
-                work.set_theta(r.best_x);
-                optima.push_back(score_full(work, gp, s, rng));
-            }
+        try {
+            optimize_start(work, gp, s, n_ent, bounds, rng, optima);
+        } catch (const Error& e) {
+            // A start that diverges numerically is dropped; the others still count.
+            if (e.code() != Code::numeric) throw;
         }
-        work.set_theta(theta_end);
-        optima.push_back(score_full(work, gp, s, rng));
     }
+    if (optima.empty()) throw_error(Code::numeric, "The variational optimisation failed from every starting point.");
     size_t best = 0;
     for (size_t i = 1; i < optima.size(); ++i)
         if (optima[i].neg_elcbo < optima[best].neg_elcbo) best = i;

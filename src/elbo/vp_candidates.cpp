@@ -98,6 +98,8 @@ std::vector<VariationalPosterior> vp_candidates(const VariationalPosterior& vp, 
     const int n_hpd = x_hpd.rows;
     if (type != CandidateType::previous && n_hpd == 0)
         throw_error(Code::internal, "vp_candidates needs high-density points for this candidate type.");
+    if (type == CandidateType::previous && k_new < k_old)
+        throw_error(Code::internal, "vp_candidates cannot remove components from the previous posterior.");
     const double old_sigma_mean = mean_of(vp.sigma);
 
     // Shared starting values of this candidate type.

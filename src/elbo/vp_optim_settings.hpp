@@ -50,7 +50,11 @@ struct VpOptimSettings {
     // Run state, set by the caller each iteration:
     bool warmup = true;                  // weights fixed and equal during warm-up
     bool entropy_switch = false;         // true: deterministic entropy during optimisation
-                                         // (PyVBMC: option entropy_switch, forced false when D < det_entropy_min_d = 5)
+    // For the run's handling of entropy_switch (PyVBMC): it starts as the option entropy_switch
+    // (default false), is forced false when D < det_entropy_min_d, and is turned off once
+    // func_count >= entropy_force_switch * max_fun_evals or when the run first looks stable.
+    int det_entropy_min_d = 5;
+    double entropy_force_switch = 0.8;
 };
 
 inline VpOptimSettings vp_optim_defaults(int dim) {

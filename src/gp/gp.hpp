@@ -51,6 +51,9 @@ struct Gp {
 double gp_kernel(const double* x1, const double* x2, const double* theta, int dim);
 double gp_mean(const double* x, const double* theta, int dim);
 
+// Cross-covariance matrix k(x_i, xs_j), x.rows x xs.rows.
+Matrix gp_cross_kernel(const Matrix& x, const Matrix& xs, const double* theta, int dim);
+
 // Factorise the posterior for theta. Throws Error(numeric) if the covariance cannot be factorised.
 GpSample gp_posterior(const GpData& data, const std::vector<double>& theta);
 

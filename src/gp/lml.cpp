@@ -1,5 +1,6 @@
 #include "gp/lml.hpp"
 
+#include <algorithm>
 #include <cmath>
 
 #include "linalg/linalg.hpp"
@@ -15,10 +16,8 @@ namespace libvbmc {
 // scales dK_ij/dlog ell_d = K_ij (z_id - z_jd)^2 with z = x / ell, so with P = W o K
 //   sum_ij P_ij (z_id - z_jd)^2 = 2 sum_i z_id^2 (P 1)_i - 2 sum_i z_id (P z)_id,
 // all D traces come from one n x n x D product instead of D dense dK matrices.
-long g_lml_calls[2];
 double gp_log_marginal_likelihood(const GpData& data, const std::vector<double>& theta,
                                   std::vector<double>* grad, GpLmlWorkspace& work) {
-    ++g_lml_calls[grad != nullptr];
     const int n = data.size();
     const int dim = data.x.cols;
     if (static_cast<int>(theta.size()) != hyp::count(dim))
@@ -30,39 +29,48 @@ double gp_log_marginal_likelihood(const GpData& data, const std::vector<double>&
     const double sf2 = std::exp(2.0 * theta[hyp::log_sf(dim)]);
     const double sn2 = std::exp(2.0 * theta[hyp::log_sn(dim)]);
 
-    // Inputs scaled by the length scales, centred per column (keeps the trace identity well
-    // conditioned when the data sit far from the origin).
-    work.z = Matrix(n, dim);
-    for (int d = 0; d < dim; ++d) {
-        const double inv_ell = std::exp(-theta[hyp::log_ell(d)]);
-        double centre = 0.0;
-        for (int i = 0; i < n; ++i) centre += data.x(i, d);
-        centre = n > 0 ? centre / n : 0.0;
-        for (int i = 0; i < n; ++i) work.z(i, d) = (data.x(i, d) - centre) * inv_ell;
-    }
-
-    Matrix& cov = work.cov;
-    if (cov.rows != n || cov.cols != n) cov = Matrix(n, n);
-    for (int i = 0; i < n; ++i) {
-        const double* zi = work.z.row(i);
-        for (int j = 0; j < i; ++j) {
-            const double* zj = work.z.row(j);
-            double r2 = 0.0;
-            for (int d = 0; d < dim; ++d) {
-                const double diff = zi[d] - zj[d];
-                r2 += diff * diff;
-            }
-            const double k = sf2 * std::exp(-0.5 * r2);
-            cov(i, j) = k;
-            cov(j, i) = k;
+    const bool cached = grad == nullptr && work.factor_data == &data && work.factor_rows == n &&
+                        work.factor_theta.size() == static_cast<size_t>(dim + 2) &&
+                        std::equal(work.factor_theta.begin(), work.factor_theta.end(), theta.begin());
+    if (!cached) {
+        work.invalidate();
+        // Inputs scaled by the length scales, centred per column (keeps the trace identity well
+        // conditioned when the data sit far from the origin).
+        work.z = Matrix(n, dim);
+        for (int d = 0; d < dim; ++d) {
+            const double inv_ell = std::exp(-theta[hyp::log_ell(d)]);
+            double centre = 0.0;
+            for (int i = 0; i < n; ++i) centre += data.x(i, d);
+            centre = n > 0 ? centre / n : 0.0;
+            for (int i = 0; i < n; ++i) work.z(i, d) = (data.x(i, d) - centre) * inv_ell;
         }
-        cov(i, i) = sf2 + sn2 + (data.s2.empty() ? 0.0 : data.s2[static_cast<size_t>(i)]);
-    }
-    try {
-        cholesky_jitter(cov, work.chol);
-    } catch (const Error& e) {
-        if (e.code() == Code::numeric) return -INFINITY;
-        throw;
+
+        Matrix& cov = work.cov;
+        if (cov.rows != n || cov.cols != n) cov = Matrix(n, n);
+        for (int i = 0; i < n; ++i) {
+            const double* zi = work.z.row(i);
+            for (int j = 0; j < i; ++j) {
+                const double* zj = work.z.row(j);
+                double r2 = 0.0;
+                for (int d = 0; d < dim; ++d) {
+                    const double diff = zi[d] - zj[d];
+                    r2 += diff * diff;
+                }
+                const double k = sf2 * std::exp(-0.5 * r2);
+                cov(i, j) = k;
+                cov(j, i) = k;
+            }
+            cov(i, i) = sf2 + sn2 + (data.s2.empty() ? 0.0 : data.s2[static_cast<size_t>(i)]);
+        }
+        try {
+            cholesky_jitter(cov, work.chol);
+        } catch (const Error& e) {
+            if (e.code() == Code::numeric) return -INFINITY;
+            throw;
+        }
+        work.factor_data = &data;
+        work.factor_rows = n;
+        work.factor_theta.assign(theta.begin(), theta.begin() + dim + 2);
     }
 
     std::vector<double>& alpha = work.alpha;
@@ -106,7 +114,9 @@ double gp_log_marginal_likelihood(const GpData& data, const std::vector<double>&
     }
     g[static_cast<size_t>(hyp::log_sn(dim))] = -sn2 * trace_w;
 
-    // P = W o K (kernel part only: the noise is not a function of the kernel hyperparameters).
+    // P = W o K (kernel part only: the noise is not a function of the kernel hyperparameters),
+    // overwriting K: the gradient path never takes the cached factor, so K is fresh here.
+    Matrix& cov = work.cov;
     work.row_sum.assign(static_cast<size_t>(n), 0.0);
     double sum_p = 0.0;
     for (int i = 0; i < n; ++i) {
@@ -136,7 +146,6 @@ double gp_log_marginal_likelihood(const GpData& data, const std::vector<double>&
     return lml;
 }
 
-long g_lml_calls[2];
 double gp_log_marginal_likelihood(const GpData& data, const std::vector<double>& theta,
                                   std::vector<double>* grad) {
     GpLmlWorkspace work;

@@ -8,8 +8,17 @@
 
 namespace libvbmc {
 
-// Buffers reused across calls; their content between calls is meaningless.
+// Buffers reused across calls. The Cholesky factor is also a cache: a call whose kernel and
+// noise hyperparameters (theta[0 .. D+2)) equal those of the previous call on the same data
+// object reuses it, so moves of the mean hyperparameters alone (most coordinates of a slice-
+// sampling sweep) cost O(n^2). The data must not be modified between calls sharing a
+// workspace unless `invalidate()` is called.
 struct GpLmlWorkspace {
+    const GpData* factor_data = nullptr;  // data and covariance hyperparameters of `chol`
+    int factor_rows = -1;
+    std::vector<double> factor_theta;
+    void invalidate() { factor_data = nullptr; }
+
     Matrix cov;                   // K + N, then (after factorisation) W o K
     Matrix chol;                  // Cholesky factor of K + N
     Matrix w;                     // W = (K + N)^{-1} - alpha alpha^T

@@ -13,7 +13,9 @@ namespace libvbmc {
 bool cholesky_in_place(Matrix& a) {
     const int n = a.rows;
     if (n == 0) return true;
-    const lapack_int info = LAPACKE_dpotrf(LAPACK_ROW_MAJOR, 'L', n, a.data.data(), n);
+    // A row-major lower factor is the column-major upper factor of the same (symmetric)
+    // storage, so LAPACK works in place without LAPACKE's row-major transposition copies.
+    const lapack_int info = LAPACKE_dpotrf(LAPACK_COL_MAJOR, 'U', n, a.data.data(), n);
     if (info < 0) throw_error(Code::internal, "LAPACKE_dpotrf: argument " + std::to_string(-info) + " invalid");
     if (info > 0) return false;
     for (int i = 0; i < n; ++i)
@@ -68,12 +70,13 @@ double cholesky_log_det(const Matrix& l) {
     return 2.0 * sum;
 }
 
-// LAPACK dpotri (L^{-T} L^{-1} from the factor, 2n^3/3 flops), then mirrored to full storage.
+// LAPACK dpotri (L^{-T} L^{-1} from the factor, 2n^3/3 flops; column-major upper view of the
+// row-major lower factor, as in cholesky_in_place), then mirrored to full storage.
 Matrix cholesky_inverse(const Matrix& l) {
     const int n = l.rows;
     Matrix inv = l;
     if (n == 0) return inv;
-    const lapack_int info = LAPACKE_dpotri(LAPACK_ROW_MAJOR, 'L', n, inv.data.data(), n);
+    const lapack_int info = LAPACKE_dpotri(LAPACK_COL_MAJOR, 'U', n, inv.data.data(), n);
     if (info < 0) throw_error(Code::internal, "LAPACKE_dpotri: argument " + std::to_string(-info) + " invalid");
     if (info > 0) throw_error(Code::numeric, "Cholesky inverse: the factor is singular");
     for (int i = 0; i < n; ++i)

@@ -318,7 +318,7 @@ function moments(post::Posterior)
     cov = Matrix{Float64}(undef, post.dim, post.dim)
     post_check(ccall((:vbmc_post_moments, libvbmc), Cint, (Ptr{Cvoid}, Ptr{Cdouble}, Ptr{Cdouble}),
                      live(post), mean, cov), "vbmc_post_moments")
-    return mean, cov
+    return mean, permutedims(cov)  # the C API writes cov row-major
 end
 
 """Write the snapshot to a file (atomically)."""

@@ -367,11 +367,10 @@ static SEXP r_post_moments(SEXP handle)
     SEXP moments = PROTECT(Rf_allocVector(VECSXP, 2));
     SEXP names = PROTECT(Rf_allocVector(STRSXP, 2));
     SEXP mean = Rf_allocVector(REALSXP, dim);
+    double *cov_rows = (double *)R_alloc((size_t)dim * (size_t)dim, sizeof(double));
     SET_VECTOR_ELT(moments, 0, mean);
-    SEXP cov = Rf_allocMatrix(REALSXP, dim, dim);
-    SET_VECTOR_ELT(moments, 1, cov);
-    /* cov is symmetric, so its row-major and column-major layouts coincide. */
-    check_post(vbmc_post_moments(post, REAL(mean), REAL(cov)), "vbmc_post_moments");
+    check_post(vbmc_post_moments(post, REAL(mean), cov_rows), "vbmc_post_moments");
+    SET_VECTOR_ELT(moments, 1, column_major(cov_rows, (size_t)dim, dim));
     SET_STRING_ELT(names, 0, Rf_mkChar("mean"));
     SET_STRING_ELT(names, 1, Rf_mkChar("cov"));
     Rf_setAttrib(moments, R_NamesSymbol, names);

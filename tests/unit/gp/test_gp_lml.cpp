@@ -76,12 +76,33 @@ static void test_workspace_reuse_and_invalid_theta(void**) {
     assert_true(std::isinf(gp_log_marginal_likelihood(big, bad, &g1, work)));
 }
 
+// Moves of the mean hyperparameters reuse the cached factor; results equal a fresh workspace.
+static void test_cached_factor_matches_fresh(void**) {
+    Rng rng(25);
+    const int dim = 3;
+    GpData data = make_data(20, dim, rng, true);
+    std::vector<double> theta = make_theta(dim, rng);
+    GpLmlWorkspace work;
+    gp_log_marginal_likelihood(data, theta, nullptr, work);
+    theta[hyp::m0(dim)] += 0.3;
+    theta[hyp::xm(dim, 1)] -= 0.2;
+    theta[hyp::log_omega(dim, 2)] += 0.1;
+    assert_close(gp_log_marginal_likelihood(data, theta, nullptr, work), gp_log_marginal_likelihood(data, theta, nullptr), 1e-12);
+    theta[hyp::log_sn(dim)] += 0.1;
+    assert_close(gp_log_marginal_likelihood(data, theta, nullptr, work), gp_log_marginal_likelihood(data, theta, nullptr), 1e-12);
+    data.y[3] += 1.0;
+    data.s2[4] += 0.5;
+    work.invalidate();
+    assert_close(gp_log_marginal_likelihood(data, theta, nullptr, work), gp_log_marginal_likelihood(data, theta, nullptr), 1e-12);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_lml_matches_dense_formula),
         cmocka_unit_test(test_lml_gradient_matches_finite_differences),
         cmocka_unit_test(test_lml_gradient_far_from_origin),
         cmocka_unit_test(test_workspace_reuse_and_invalid_theta),
+        cmocka_unit_test(test_cached_factor_matches_fresh),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,0 +1,116 @@
+#include "acquisition/candidate_search.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <numeric>
+#include <vector>
+
+#include "acquisition/acq_fcn.hpp"
+#include "linalg/linalg.hpp"
+
+namespace libvbmc {
+
+namespace {
+
+constexpr int kBoundBlock = 1024;  // candidates per cross-covariance block
+constexpr int kExactBlock = 64;    // candidates scored exactly per batch
+// Relative slack that keeps the bounds below the exact values despite rounding.
+constexpr double kVarianceSlack = 1e-10;
+constexpr double kBoundSlack = 1e-9;
+
+// Lower bounds of the acquisition at rows [start, start + count) of the candidates.
+void lower_bounds(const Gp& gp, const VariationalPosterior& vp, const Matrix& candidates, int start, int count,
+                  double y_max, const AcqSettings& s, const std::vector<std::vector<double>>& factor_diag,
+                  double* bound) {
+    const int dim = gp.dim;
+    const int n = gp.data.size();
+    const size_t ns = gp.samples.size();
+    Matrix block(count, dim);
+    std::copy(candidates.row(start), candidates.row(start) + static_cast<size_t>(count) * dim, block.data.begin());
+    std::vector<double> mean_sum(count, 0.0), mean_sq(count, 0.0), var_sum(count, 0.0);
+    std::vector<double> mean_s(count), best_ratio(count);
+    for (size_t si = 0; si < ns; ++si) {
+        const GpSample& sample = gp.samples[si];
+        const double* theta = sample.theta.data();
+        const double sf2 = std::exp(2.0 * theta[hyp::log_sf(dim)]);
+        const Matrix kstar = gp_cross_kernel(gp.data.x, block, theta, dim);
+        for (int j = 0; j < count; ++j) mean_s[j] = gp_mean(block.row(j), theta, dim);
+        gemv(true, 1.0, kstar, sample.alpha.data(), 1.0, mean_s.data());
+        std::fill(best_ratio.begin(), best_ratio.end(), 0.0);
+        for (int i = 0; i < n; ++i) {
+            const double inv_diag = 1.0 / factor_diag[si][i];
+            const double* row = kstar.row(i);
+            for (int j = 0; j < count; ++j) best_ratio[j] = std::max(best_ratio[j], row[j] * row[j] * inv_diag);
+        }
+        for (int j = 0; j < count; ++j) {
+            mean_sum[j] += mean_s[j];
+            mean_sq[j] += mean_s[j] * mean_s[j];
+            var_sum[j] += std::max(sf2 - best_ratio[j], 0.0) + kVarianceSlack * sf2;
+        }
+    }
+    const double inv = 1.0 / static_cast<double>(ns);
+    const bool limited = !s.lb_eps.empty();
+    for (int j = 0; j < count; ++j) {
+        const double* x = block.row(j);
+        bool outside = false;
+        if (limited)
+            for (int d = 0; d < dim; ++d) outside = outside || x[d] < s.lb_eps[d] || x[d] > s.ub_eps[d];
+        if (outside) {
+            bound[j] = std::numeric_limits<double>::infinity();
+            continue;
+        }
+        const double f_bar = mean_sum[j] * inv;
+        const double spread = ns > 1 ? std::max(mean_sq[j] * inv - f_bar * f_bar, 0.0) * ns / (ns - 1.0) : 0.0;
+        const double var_upper = (var_sum[j] * inv + spread) * (1.0 + kVarianceSlack);
+        const double value = acq_from_moments(s, f_bar, var_upper, vp_log_pdf(vp, x), y_max);
+        bound[j] = value - kBoundSlack * (1.0 + std::abs(value));
+    }
+}
+
+}  // namespace
+
+BestCandidate best_candidate(const Gp& gp, const VariationalPosterior& vp, const Matrix& candidates,
+                             double y_max, const AcqSettings& s) {
+    const int m = candidates.rows;
+    const int n = gp.data.size();
+    // Diagonal of each factorised matrix: A_ii = |row i of L|^2 (jitter included).
+    std::vector<std::vector<double>> factor_diag(gp.samples.size(), std::vector<double>(n, 0.0));
+    for (size_t si = 0; si < gp.samples.size(); ++si)
+        for (int i = 0; i < n; ++i) {
+            const double* row = gp.samples[si].chol.row(i);
+            for (int c = 0; c <= i; ++c) factor_diag[si][i] += row[c] * row[c];
+        }
+    std::vector<double> bound(m);
+    for (int start = 0; start < m; start += kBoundBlock)
+        lower_bounds(gp, vp, candidates, start, std::min(kBoundBlock, m - start), y_max, s, factor_diag,
+                     bound.data() + start);
+    std::vector<int> order(m);
+    std::iota(order.begin(), order.end(), 0);
+    std::stable_sort(order.begin(), order.end(), [&](int a, int b) { return bound[a] < bound[b]; });
+
+    BestCandidate best;
+    best.value = std::numeric_limits<double>::infinity();
+    Matrix batch;
+    std::vector<double> values(kExactBlock);
+    for (int pos = 0; pos < m;) {
+        if (best.index >= 0 && bound[order[pos]] > best.value) break;
+        const int count = std::min(kExactBlock, m - pos);
+        batch = Matrix(count, candidates.cols);
+        for (int j = 0; j < count; ++j)
+            std::copy(candidates.row(order[pos + j]), candidates.row(order[pos + j]) + candidates.cols, batch.row(j));
+        acq_evaluate(gp, vp, batch, y_max, s, values.data());
+        for (int j = 0; j < count; ++j) {
+            const int index = order[pos + j];
+            if (values[j] < best.value || (values[j] == best.value && (best.index < 0 || index < best.index))) {
+                best.value = values[j];
+                best.index = index;
+            }
+        }
+        pos += count;
+    }
+    if (best.index < 0) best.index = 0;  // every candidate scored +inf
+    return best;
+}
+
+}  // namespace libvbmc

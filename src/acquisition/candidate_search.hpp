@@ -1,0 +1,27 @@
+// Fast search over the candidate set of active sampling (PyVBMC active_sample: argmin of the
+// acquisition over the search points), computed exactly but without solving against the GP
+// factor for candidates that provably cannot win.
+#pragma once
+#include "acquisition/acq_settings.hpp"
+#include "gp/gp.hpp"
+#include "linalg/matrix.hpp"
+#include "vp/vp.hpp"
+
+namespace libvbmc {
+
+struct BestCandidate {
+    int index = -1;     // row of the candidates with the smallest acquisition value
+    double value = 0.0; // that value, as acq_evaluate computes it
+};
+
+// Lower bounds first: for each hyperparameter sample the posterior variance is at most the
+// variance given the single most informative training point, sf^2 - max_i k_i(x)^2 / A_ii
+// (A = the factorised K + noise), and every acquisition decreases in the variance. The means,
+// their spread across samples and q(x) are exact at this stage; only candidates whose bound
+// does not exceed the best exact value found so far are then scored with acq_evaluate, in
+// increasing order of their bounds. The result equals the argmin of acq_evaluate over all
+// rows (first index on ties), up to rounding in the last bits.
+BestCandidate best_candidate(const Gp& gp, const VariationalPosterior& vp, const Matrix& candidates,
+                             double y_max, const AcqSettings& s);
+
+}  // namespace libvbmc

@@ -1,0 +1,107 @@
+// The pruned candidate search returns the same argmin as scoring every candidate.
+#include "acquisition/candidate_search.hpp"
+
+#include <cmath>
+
+#include "acquisition/acq_fcn.hpp"
+#include "acquisition/search_points.hpp"
+#include "test_util.h"
+
+using namespace libvbmc;
+
+// D = 4 surrogate of a correlated Gaussian log density on 120 random points, 3 samples,
+// one of them with a training point duplicated (jittered factor).
+static Gp make_gp(Rng& rng) {
+    const int dim = 4, n = 120;
+    Gp gp;
+    gp.dim = dim;
+    for (int i = 0; i < n; ++i) {
+        double x[dim], q = 0.0;
+        for (int d = 0; d < dim; ++d) x[d] = 1.2 * rng.normal();
+        for (int d = 0; d < dim; ++d) q += x[d] * x[d] * (1.0 + 0.5 * d) + (d > 0 ? 0.6 * x[d] * x[d - 1] : 0.0);
+        gp.data.x.append_row(x, dim);
+        gp.data.y.push_back(-0.5 * q);
+        gp.data.s2.push_back(i % 7 == 0 ? 0.01 : 0.0);
+    }
+    for (int s = 0; s < 3; ++s) {
+        std::vector<double> theta(hyp::count(dim), 0.0);
+        for (int d = 0; d < dim; ++d) {
+            theta[hyp::log_ell(d)] = std::log(0.8 + 0.2 * s + 0.1 * d);
+            theta[hyp::xm(dim, d)] = 0.1 * s;
+            theta[hyp::log_omega(dim, d)] = std::log(1.0 + 0.1 * s);
+        }
+        theta[hyp::log_sf(dim)] = std::log(2.0 + s);
+        theta[hyp::log_sn(dim)] = std::log(s == 2 ? 1e-5 : 1e-3);
+        theta[hyp::m0(dim)] = 0.2 * s;
+        gp.samples.push_back(gp_posterior(gp.data, theta));
+    }
+    return gp;
+}
+
+static VariationalPosterior make_vp(int dim, Rng& rng) {
+    VariationalPosterior vp;
+    vp.dim = dim;
+    vp.k = 3;
+    vp.w = {0.2, 0.3, 0.5};
+    vp.mu = Matrix(3, dim);
+    for (double& v : vp.mu.data) v = 0.7 * rng.normal();
+    vp.sigma = {0.6, 0.8, 0.7};
+    vp.lambda.assign(dim, 1.0);
+    vp.lambda[1] = 0.7;
+    return vp;
+}
+
+static void test_matches_exhaustive_scoring(void**) {
+    Rng rng(12);
+    const Gp gp = make_gp(rng);
+    const VariationalPosterior vp = make_vp(gp.dim, rng);
+    double y_max = -INFINITY;
+    for (double y : gp.data.y) y_max = std::max(y_max, y);
+    for (AcqKind kind : {AcqKind::pro, AcqKind::us, AcqKind::log}) {
+        for (bool regularized : {false, true}) {
+            AcqSettings s;
+            s.kind = kind;
+            s.variance_regularized = regularized;
+            s.ns_search = 2500;
+            std::vector<int> index;
+            Matrix candidates = search_points(gp.data.x, vp, Matrix(), s, rng, index);
+            for (int i = 0; i < 40; ++i)  // training points and near neighbours among them
+                for (int d = 0; d < gp.dim; ++d)
+                    candidates(i, d) = gp.data.x(i, d) + (i % 2 ? 1e-3 * rng.normal() : 0.0);
+            std::vector<double> all(candidates.rows);
+            acq_evaluate(gp, vp, candidates, y_max, s, all.data());
+            int argmin = 0;
+            for (int j = 1; j < candidates.rows; ++j)
+                if (all[j] < all[argmin]) argmin = j;
+            const BestCandidate best = best_candidate(gp, vp, candidates, y_max, s);
+            assert_int_equal(best.index, argmin);
+            assert_close(best.value, all[argmin], 1e-12 * (1.0 + std::abs(all[argmin])));
+        }
+    }
+}
+
+// Hard limits remove candidates; if every candidate is outside, the first one is returned.
+static void test_hard_limits_respected(void**) {
+    Rng rng(4);
+    const Gp gp = make_gp(rng);
+    const VariationalPosterior vp = make_vp(gp.dim, rng);
+    AcqSettings s;
+    s.lb_eps.assign(gp.dim, -0.5);
+    s.ub_eps.assign(gp.dim, 0.5);
+    Matrix candidates(200, gp.dim);
+    for (double& v : candidates.data) v = rng.normal();
+    const BestCandidate best = best_candidate(gp, vp, candidates, 0.0, s);
+    for (int d = 0; d < gp.dim; ++d) assert_true(std::abs(candidates(best.index, d)) <= 0.5);
+    for (double& v : candidates.data) v = 5.0 + rng.uniform();
+    const BestCandidate none = best_candidate(gp, vp, candidates, 0.0, s);
+    assert_int_equal(none.index, 0);
+    assert_true(std::isinf(none.value));
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_matches_exhaustive_scoring),
+        cmocka_unit_test(test_hard_limits_respected),
+    };
+    return cmocka_run_group_tests(tests, nullptr, nullptr);
+}
