@@ -21,14 +21,16 @@ struct AcqSettings {
     double mvn_search_frac = 0.25;           // mvn_search_frac: Gaussian with the vp moments
     double box_search_frac = 0.25;           // box_search_frac: uniform box around the training set
     // The rest of the candidates are plain vp draws.
-    bool variance_regularized = true;        // variance_regularized_acq_fcn (see the report: on in
-                                             // MATLAB VBMC; a key typo disables it in PyVBMC)
+    bool variance_regularized = true;        // variance_regularized_acq_fcn (on in MATLAB VBMC;
+                                             // a key typo leaves it off in PyVBMC)
     double tol_gp_var = 1e-4;                // tol_gp_var: penalise V(x) below this
     bool search_cmaes = true;                // search_optimizer = "cmaes" (false: "none")
     bool search_cmaes_vp_init = true;        // search_cmaes_vp_init: CMA-ES scales from the vp
+    double hpd_frac = 0.8;                   // hpd_frac: else from this top fraction of points
     int search_max_fun_evals = 0;            // search_max_fun_evals; 0 = 500 (D + 2)
     // Search box in the transformed space (PyVBMC optim_state lb_search / ub_search; the run
-    // owns it and maintains it with search_bounds.hpp). Empty = unbounded: CMA-ES then uses the training range +- 10%.
+    // owns it and maintains it with search_bounds.hpp). Empty = unbounded: CMA-ES then uses
+    // the training range +- 10%.
     std::vector<double> lb_search;
     std::vector<double> ub_search;
     // Hard limits in the transformed space: points outside get acquisition +inf (PyVBMC

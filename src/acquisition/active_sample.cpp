@@ -39,7 +39,7 @@ std::unique_ptr<Gp> with_pending(const Gp& gp, const Matrix& avoid_points) {
 }
 
 // Initial CMA-ES scales: per-coordinate SDs of the vp (search_cmaes_vp_init, as MATLAB VBMC's
-// insigma vector) or of the top hpd_frac = 0.8 of the training points (get_hpd).
+// insigma vector) or of the top hpd_frac of the training points by value (get_hpd).
 std::vector<double> search_scales(const Gp& gp, const VariationalPosterior& vp, const AcqSettings& s) {
     const int dim = gp.dim;
     std::vector<double> sd(dim, 0.0);
@@ -54,7 +54,7 @@ std::vector<double> search_scales(const Gp& gp, const VariationalPosterior& vp, 
     std::vector<int> order(n);
     std::iota(order.begin(), order.end(), 0);
     std::stable_sort(order.begin(), order.end(), [&](int a, int b) { return gp.data.y[a] > gp.data.y[b]; });
-    const int top = std::max(1, static_cast<int>(std::ceil(0.8 * n)));
+    const int top = std::max(1, static_cast<int>(std::ceil(s.hpd_frac * n)));
     for (int d = 0; d < dim; ++d) {
         double mean = 0.0, sq = 0.0;
         for (int i = 0; i < top; ++i) mean += gp.data.x(order[i], d);
@@ -117,11 +117,14 @@ AcqResult acquire(const Gp& gp_in, const VariationalPosterior& vp, const Matrix&
     if (!s.search_cmaes) return result;
 
     // Refinement of the best candidate by CMA-ES.
-    std::vector<double> sd = search_scales(gp, vp, s);
+    const std::vector<double> sd = search_scales(gp, vp, s);
     const double sigma0 = *std::max_element(sd.begin(), sd.end());
     if (!(sigma0 > 0.0) || !std::isfinite(sigma0)) return result;
-    Matrix c0(dim, dim);
-    for (int d = 0; d < dim; ++d) c0(d, d) = std::max(sd[d] / sigma0, 1e-6) * std::max(sd[d] / sigma0, 1e-6);
+    Matrix c0(dim, dim);  // diag((sd / sigma0)^2), floored so no axis is degenerate
+    for (int d = 0; d < dim; ++d) {
+        const double relative = std::max(sd[d] / sigma0, 1e-6);
+        c0(d, d) = relative * relative;
+    }
     CmaesSettings cs;
     cs.max_fun_evals = s.search_max_fun_evals > 0 ? s.search_max_fun_evals : 500 * (dim + 2);
     cs.tol_fun = s.kind == AcqKind::log ? 1e-2 : std::max(1e-12, std::abs(result.value) * 1e-3);

@@ -1,6 +1,7 @@
 // Choice of the next point to evaluate by active sampling (paper section 3.3; PyVBMC
 // active_sample, one pass of its loop): minimise the acquisition function over a fast
-// candidate set, then refine the best candidate with CMA-ES.
+// candidate set (search_points, best_candidate), then refine the best candidate with CMA-ES
+// (search_optimizer = "cmaes"); the refined point replaces it only if its value is lower.
 #pragma once
 #include <vector>
 

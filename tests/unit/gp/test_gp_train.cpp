@@ -120,11 +120,33 @@ static void test_noise_hpd(void**) {
     assert_close(gp_noise_hpd(gp), sn2 + 0.04, 1e-15);
 }
 
+// Records that neither seed starting points (first half of the history) nor carry covariance
+// weight (large sKL makes the weights collapse) are dropped; the recent ones stay.
+static void test_memory_forgets_negligible_records(void**) {
+    Rng data_rng(57), rng(58);
+    const GpData data = quadratic_data(12, data_rng);
+    GpTrainSettings s = base_settings();
+    s.stop_sampling = true;
+    GpTrainMemory memory;
+    for (int it = 0; it < 6; ++it) {
+        gp_train(data, s, memory, rng);
+        memory.set_last_skl(1e6);
+    }
+    assert_int_equal(memory.trainings, 6);
+    // Trainings 0..1 are older than the seeding half and weigh < 1e-12: dropped.
+    assert_true(memory.records.size() <= 4);
+    assert_true(memory.records.size() >= 3);
+    s.weighted_hyp_cov = false;  // without the weighted covariance only the seeding half is kept
+    gp_train(data, s, memory, rng);
+    assert_int_equal(memory.records.size(), 7 - 3);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_map_recovers_quadratic),
         cmocka_unit_test(test_sampling_reproducible_and_memory_round_trip),
         cmocka_unit_test(test_noise_hpd),
+        cmocka_unit_test(test_memory_forgets_negligible_records),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
