@@ -327,7 +327,8 @@ int main(int argc, char **argv) {
             failed_call = "vbmc_ask";
             break;
         }
-        if (args.trace && record_new_iteration(run, p, &last_iteration, &trace_points, &snapshots)) {
+        if (args.trace &&
+            record_new_iteration(run, p, &last_iteration, &trace_points, &snapshots) != 0) {
             status = VBMC_E_NOMEM;
             failed_call = "trace";
             break;
@@ -348,7 +349,8 @@ int main(int argc, char **argv) {
             failed_call = "vbmc_tell";
             break;
         }
-        if (args.trace && record_new_iteration(run, p, &last_iteration, &trace_points, &snapshots)) {
+        if (args.trace &&
+            record_new_iteration(run, p, &last_iteration, &trace_points, &snapshots) != 0) {
             status = VBMC_E_NOMEM;
             failed_call = "trace";
         }
@@ -432,7 +434,8 @@ int main(int argc, char **argv) {
         json_begin_array(&line);
         for (int i = 0; i < trace_points.count; ++i) {
             const trace_point *t = &trace_points.points[i];
-            const double row[6] = {t->fevals, t->iteration, t->elbo, t->elbo_sd, t->lml_err, t->gskl};
+            const double row[6] = {t->fevals,  t->iteration, t->elbo,
+                                   t->elbo_sd, t->lml_err,   t->gskl};
             json_double_array(&line, row, 6);
         }
         json_end_array(&line);

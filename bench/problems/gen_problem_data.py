@@ -76,8 +76,9 @@ def main():
         out.append("\n")
         entries.append(
             f'    {{"{name}", {FAMILY_ENUM[family]}, {dim}, {float(gt["lml"])!r},\n'
-            f"     {ident}_mean, {ident}_cov, {ident}_plb, {ident}_pub, {ident}_prior_mean,\n"
-            f"     {ident}_prior_var, {fields['cigar_rotation']}, {fields['student_location']},\n"
+            f"     {ident}_mean, {ident}_cov, {ident}_plb, {ident}_pub,\n"
+            f"     {ident}_prior_mean, {ident}_prior_var,\n"
+            f"     {fields['cigar_rotation']}, {fields['student_location']},\n"
             f"     {fields['student_scale']}, {lumpy_count}, {fields['lumpy_weight']},\n"
             f"     {fields['lumpy_location']}, {fields['lumpy_variance']}}},\n")
     out.append(f"const bench_problem bench_problems[] = {{\n{''.join(entries)}}};\n\n")

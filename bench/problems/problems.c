@@ -25,7 +25,8 @@ const bench_problem *bench_problem_find(const char *name) {
 }
 
 /* cigar: N(x; mu, R^T diag(l^2) R) with mu = linspace(-1, 1, D), l = (1, ..., 1, 100).
- * With z = R (x - mu) the quadratic form is sum_k (z_k / l_k)^2 and log det Sigma = 2 sum log l_k. */
+ * With z = R (x - mu) the quadratic form is sum_k (z_k / l_k)^2, and log det Sigma =
+ * 2 sum_k log l_k = 2 log 100. */
 static double cigar_log_likelihood(const bench_problem *p, const double *x) {
     const int dim = p->dim;
     double quad = 0.0;
@@ -48,8 +49,8 @@ static double student_log_likelihood(const bench_problem *p, const double *x) {
         const double nu = 2.0 + 0.5 * (i + 1);
         const double scale = p->student_scale[i];
         const double t = (x[i] - p->student_location[i]) / scale;
-        total += lgamma(0.5 * (nu + 1.0)) - lgamma(0.5 * nu) - 0.5 * (log(nu) + LOG_PI) - log(scale) -
-                 0.5 * (nu + 1.0) * log1p(t * t / nu);
+        total += lgamma(0.5 * (nu + 1.0)) - lgamma(0.5 * nu) - 0.5 * (log(nu) + LOG_PI) -
+                 log(scale) - 0.5 * (nu + 1.0) * log1p(t * t / nu);
     }
     return total;
 }

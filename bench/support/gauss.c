@@ -33,7 +33,8 @@ static void forward_solve(int dim, const double *chol, double *b) {
 }
 
 /* KL(q || p) = 0.5 [tr(Sp^-1 Sq) + (mp - mq)^T Sp^-1 (mp - mq) - D + log|Sp| - log|Sq|].
- * With Sp = Lp Lp^T: tr(Sp^-1 Sq) = ||Lp^-1 Lq||_F^2 and the quadratic form is ||Lp^-1 (mp - mq)||^2. */
+ * With Sp = Lp Lp^T: tr(Sp^-1 Sq) = ||Lp^-1 Lq||_F^2 and the quadratic form is
+ * ||Lp^-1 (mp - mq)||^2. */
 double bench_gauss_kl(int dim, const double *mean_q, const double *cov_q, const double *mean_p,
                       const double *cov_p) {
     if (dim < 1 || dim > GAUSS_MAX_DIM) return NAN;

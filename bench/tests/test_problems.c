@@ -133,8 +133,8 @@ static int check_problem(const bench_problem *p, uint64_t seed) {
                          0.1 * scale_ij);
         }
     }
-    printf("%-14s lml %10.5f (truth %10.5f, SE %.1e)  ESS %6.0f / %zu  %s\n", p->name, log_z, p->lml,
-           log_z_se, ess, n, c.failures ? "FAIL" : "ok");
+    printf("%-14s lml %10.5f (truth %10.5f, SE %.1e)  ESS %6.0f / %zu  %s\n", p->name, log_z,
+           p->lml, log_z_se, ess, n, c.failures ? "FAIL" : "ok");
     free(draws);
     free(log_weight);
     return c.failures;

@@ -2,7 +2,7 @@
 
     python3 compare_elbo.py REFERENCE_EXE -- COMMAND [ARGS...]
 
-Both programs print a line "ELBO = <value>". The same engine, seed and asks give the same ELBO,
+Both programs print a line starting "ELBO = <value>" (anything may follow the value). The same engine, seed and asks give the same ELBO,
 so the tolerance is 1e-12 (relative to max(1, |ELBO|)): only the last bits of the log joint, as
 computed by each language, may differ. Exits 0 on agreement, 1 otherwise.
 """
@@ -19,7 +19,7 @@ def elbo_of(command):
     sys.stderr.write(done.stderr)
     if done.returncode != 0:
         sys.exit("%s exited with %d" % (command[0], done.returncode))
-    match = re.search(r"^ELBO =\s*(\S+)\s*$", done.stdout, flags=re.M)
+    match = re.search(r"^ELBO =\s*(\S+)", done.stdout, flags=re.M)
     if match is None:
         sys.exit("%s printed no line 'ELBO = <value>'" % " ".join(command))
     return float(match.group(1))

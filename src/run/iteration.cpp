@@ -61,6 +61,8 @@ AcqSettings Run::acq_settings() const {
     s.kind = settings_.search_acq_fcn == "us" ? AcqKind::us : AcqKind::log;
     s.ns_search = settings_.ns_search;
     s.search_max_fun_evals = settings_.search_max_fun_evals;
+    s.lb_search = lb_search_;
+    s.ub_search = ub_search_;
     return s;
 }
 

@@ -5,11 +5,14 @@
 #include <cstring>
 #include <sstream>
 
+#include "acquisition/search_bounds.hpp"
 #include "util/error.hpp"
 
 namespace libvbmc {
 
 namespace {
+constexpr double kActiveSearchBound = 2.0;  // PyVBMC active_search_bound
+
 std::string number_text(double v) {
     std::ostringstream s;
     s.precision(17);
@@ -34,6 +37,9 @@ Run::Run(int dim, const double* x0, const double* lb, const double* ub, const do
     pub_z_.resize(static_cast<size_t>(dim));
     transform_.to_unbounded(plb, plb_z_.data());
     transform_.to_unbounded(pub, pub_z_.data());
+    lb_z_.assign(static_cast<size_t>(dim), -INFINITY);
+    ub_z_.assign(static_cast<size_t>(dim), INFINITY);
+    initial_search_bounds(plb_z_, pub_z_, lb_z_, ub_z_, kActiveSearchBound, lb_search_, ub_search_);
     rng_.reseed(settings_.seed);
     warmup_ = settings_.warmup;
     draw_initial_design(x0);
@@ -106,6 +112,7 @@ void Run::record_evaluation(const double* x, double log_joint, double log_joint_
     e.extra = extra;
     e.iteration = iteration_ + 1;
     if (log_joint_sd > 0.0) has_noisy_values_ = true;
+    expand_search_bounds(e.z.data(), lb_z_, ub_z_, lb_search_, ub_search_);
     if (!e.failed && !in_initial_design_) gp_add_point(search_gp_, e.z.data(), e.log_joint_z(), log_joint_sd * log_joint_sd);
     evals_.add(std::move(e));
 }

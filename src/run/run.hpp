@@ -83,12 +83,14 @@ private:
     Settings settings_;
     ParameterTransform transform_;
     std::vector<double> plb_z_, pub_z_;  // plausible box in the transformed space
+    std::vector<double> lb_z_, ub_z_;    // hard bounds in the transformed space (infinite)
 
     // Evolving state (all written to checkpoints).
     Rng rng_;
     EvaluationLog evals_;
     std::vector<std::vector<double>> design_queue_;  // initial-design points not yet asked
     std::vector<std::vector<double>> pending_;       // asked, not yet told (original space)
+    std::vector<double> lb_search_, ub_search_;      // expanding box of the acquisition search
     int iteration_ = -1;            // index of the last completed iteration
     int batch_told_ = 0;            // evaluations told towards the current batch
     bool in_initial_design_ = true;

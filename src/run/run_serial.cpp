@@ -14,6 +14,8 @@ void Run::write(Writer& out) const {
     transform_.write(out);
     out.doubles(plb_z_);
     out.doubles(pub_z_);
+    out.doubles(lb_search_);
+    out.doubles(ub_search_);
     for (uint64_t word : rng_.state()) out.u64(word);
     evals_.write(out);
     out.u64(design_queue_.size());
@@ -53,8 +55,13 @@ Run Run::read(Reader& in) {
     if (run.transform_.dim() != dim) throw_error(Code::format, "the transform's dimension differs from the run's");
     run.plb_z_ = in.doubles();
     run.pub_z_ = in.doubles();
-    if (static_cast<int>(run.plb_z_.size()) != dim || static_cast<int>(run.pub_z_.size()) != dim)
-        throw_error(Code::format, "the plausible box has the wrong dimension");
+    run.lb_search_ = in.doubles();
+    run.ub_search_ = in.doubles();
+    if (static_cast<int>(run.plb_z_.size()) != dim || static_cast<int>(run.pub_z_.size()) != dim ||
+        static_cast<int>(run.lb_search_.size()) != dim || static_cast<int>(run.ub_search_.size()) != dim)
+        throw_error(Code::format, "the plausible or search box has the wrong dimension");
+    run.lb_z_.assign(static_cast<size_t>(dim), -INFINITY);
+    run.ub_z_.assign(static_cast<size_t>(dim), INFINITY);
     std::array<uint64_t, 4> state{};
     for (uint64_t& word : state) word = in.u64();
     run.rng_.set_state(state);

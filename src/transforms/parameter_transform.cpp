@@ -1,9 +1,11 @@
 #include "transforms/parameter_transform.hpp"
 
+#include <algorithm>
 #include <cfloat>
 #include <cmath>
 #include <string>
 
+#include "linalg/linalg.hpp"
 #include "transforms/normal_cdf.hpp"
 #include "util/error.hpp"
 #include "util/math.hpp"
@@ -19,6 +21,49 @@ constexpr double kTiniest = 4.9406564584124654e-324;
 constexpr double kLogDblMax = 709.78271289338397;
 
 std::string coordinate_name(int i) { return "coordinate " + std::to_string(i); }
+
+// Flag in the serialised kind byte: a rotation and scale follow the centring.
+constexpr uint8_t kRotoscalingFlag = 0x80;
+
+// Sign of det(a) by Gaussian elimination with partial pivoting (0 for a singular matrix).
+double determinant_sign(Matrix a) {
+    const int n = a.rows;
+    double sign = 1.0;
+    for (int c = 0; c < n; ++c) {
+        int pivot = c;
+        for (int r = c + 1; r < n; ++r)
+            if (std::fabs(a(r, c)) > std::fabs(a(pivot, c))) pivot = r;
+        if (a(pivot, c) == 0.0) return 0.0;
+        if (pivot != c) {
+            for (int j = 0; j < n; ++j) std::swap(a(c, j), a(pivot, j));
+            sign = -sign;
+        }
+        if (a(c, c) < 0.0) sign = -sign;
+        for (int r = c + 1; r < n; ++r) {
+            const double factor = a(r, c) / a(c, c);
+            for (int j = c; j < n; ++j) a(r, j) -= factor * a(c, j);
+        }
+    }
+    return sign;
+}
+
+// A stored rotation must be orthogonal (|det| = 1 is what the Jacobian assumes) and the scales
+// finite and positive.
+bool valid_rotoscaling(const Matrix& rotation, const std::vector<double>& scale, size_t dim) {
+    const int n = static_cast<int>(dim);
+    if (rotation.rows != n || rotation.cols != n || scale.size() != dim) return false;
+    for (double s : scale)
+        if (!(s > 0.0) || !std::isfinite(s)) return false;
+    for (double v : rotation.data)
+        if (!std::isfinite(v)) return false;
+    for (int i = 0; i < n; ++i)
+        for (int j = 0; j < n; ++j) {
+            double dot = 0.0;
+            for (int k = 0; k < n; ++k) dot += rotation(k, i) * rotation(k, j);
+            if (std::fabs(dot - (i == j ? 1.0 : 0.0)) > 1e-10) return false;
+        }
+    return true;
+}
 
 }  // namespace
 
@@ -118,29 +163,76 @@ double ParameterTransform::log_dx_dy(int i, double y) const {
     return log_width - 0.5 * kLog2Pi - 0.5 * y * y;
 }
 
-void ParameterTransform::to_unbounded(const double* x, double* z) const {
-    for (int i = 0; i < dim(); ++i) {
-        if (!(x[i] >= lb_[i] && x[i] <= ub_[i]))
-            throw_error(Code::arg, coordinate_name(i) + " of the point is NaN or outside its hard bounds");
-        z[i] = (to_warped(i, x[i]) - mu_[i]) / delta_[i];
+void ParameterTransform::centred_from_unbounded(const double* z, double* centred) const {
+    const int n = dim();
+    if (!has_rotoscaling()) {
+        for (int i = 0; i < n; ++i) centred[i] = z[i];
+        return;
+    }
+    for (int i = 0; i < n; ++i) {
+        const double* rotation_row = rotation_.row(i);
+        double sum = 0.0;
+        for (int j = 0; j < n; ++j) sum += rotation_row[j] * scale_[j] * z[j];
+        centred[i] = sum;
     }
 }
 
+// Forward map (PyVBMC ParameterTransformer.__call__): y, then u = (y - mu) / delta, then
+// z = diag(1 / scale) R^T u. x and z may alias.
+void ParameterTransform::to_unbounded(const double* x, double* z) const {
+    const int n = dim();
+    thread_local std::vector<double> centred;
+    centred.resize(static_cast<size_t>(n));
+    for (int i = 0; i < n; ++i) {
+        if (!(x[i] >= lb_[i] && x[i] <= ub_[i]))
+            throw_error(Code::arg, coordinate_name(i) + " of the point is NaN or outside its hard bounds");
+        centred[i] = (to_warped(i, x[i]) - mu_[i]) / delta_[i];
+    }
+    if (!has_rotoscaling()) {
+        for (int i = 0; i < n; ++i) z[i] = centred[i];
+        return;
+    }
+    for (int j = 0; j < n; ++j) z[j] = 0.0;
+    for (int i = 0; i < n; ++i) {
+        const double* rotation_row = rotation_.row(i);
+        for (int j = 0; j < n; ++j) z[j] += centred[i] * rotation_row[j];
+    }
+    for (int j = 0; j < n; ++j) z[j] /= scale_[j];
+}
+
+// Inverse map (PyVBMC ParameterTransformer.inverse). z and x may alias.
 void ParameterTransform::to_original(const double* z, double* x) const {
-    for (int i = 0; i < dim(); ++i) {
+    const int n = dim();
+    for (int i = 0; i < n; ++i)
         if (std::isnan(z[i])) throw_error(Code::numeric, coordinate_name(i) + " of the unbounded point is NaN");
-        const double value = from_warped(i, z[i] * delta_[i] + mu_[i]);
+    thread_local std::vector<double> centred;
+    centred.resize(static_cast<size_t>(n));
+    centred_from_unbounded(z, centred.data());
+    for (int i = 0; i < n; ++i) {
+        const double value = from_warped(i, centred[i] * delta_[i] + mu_[i]);
         x[i] = std::fmin(std::fmax(value, std::nextafter(lb_[i], INFINITY)), std::nextafter(ub_[i], -INFINITY));
     }
 }
 
-// Each term is finite or -inf, so the sum never becomes NaN.
+// PyVBMC ParameterTransformer.log_abs_det_jacobian: the coordinate-wise terms at y plus the
+// constant of the linear stage. Each term is finite or -inf, so the sum never becomes NaN.
 double ParameterTransform::log_abs_det_jacobian(const double* z) const {
-    double total = 0.0;
-    for (int i = 0; i < dim(); ++i) {
+    const int n = dim();
+    for (int i = 0; i < n; ++i)
         if (std::isnan(z[i])) throw_error(Code::numeric, coordinate_name(i) + " of the unbounded point is NaN");
-        total += log_dx_dy(i, z[i] * delta_[i] + mu_[i]) + std::log(delta_[i]);
-    }
+    thread_local std::vector<double> centred;
+    centred.resize(static_cast<size_t>(n));
+    centred_from_unbounded(z, centred.data());
+    double total = 0.0;
+    for (int i = 0; i < n; ++i) total += log_dx_dy(i, centred[i] * delta_[i] + mu_[i]) + std::log(delta_[i]);
+    for (double s : scale_) total += std::log(s);
+    return total;
+}
+
+double ParameterTransform::log_abs_det_linear_stage() const {
+    double total = 0.0;
+    for (double d : delta_) total += std::log(d);
+    for (double s : scale_) total += std::log(s);
     return total;
 }
 
@@ -151,16 +243,22 @@ bool ParameterTransform::inside_bounds(const double* x) const {
 }
 
 void ParameterTransform::write(Writer& out) const {
-    out.u8(static_cast<uint8_t>(kind_));
+    out.u8(static_cast<uint8_t>(static_cast<uint8_t>(kind_) | (has_rotoscaling() ? kRotoscalingFlag : 0)));
     out.doubles(lb_);
     out.doubles(ub_);
     out.doubles(mu_);
     out.doubles(delta_);
+    if (has_rotoscaling()) {
+        out.matrix(rotation_);
+        out.doubles(scale_);
+    }
 }
 
 ParameterTransform ParameterTransform::read(Reader& in) {
     ParameterTransform result;
-    const uint8_t kind = in.u8();
+    const uint8_t kind_byte = in.u8();
+    const bool rotoscaling = (kind_byte & kRotoscalingFlag) != 0;
+    const uint8_t kind = static_cast<uint8_t>(kind_byte & ~kRotoscalingFlag);
     if (kind > static_cast<uint8_t>(Bounded::logit))
         throw_error(Code::format, "the parameter transform names an unknown bounded transform");
     result.kind_ = static_cast<Bounded>(kind);
@@ -168,6 +266,10 @@ ParameterTransform ParameterTransform::read(Reader& in) {
     result.ub_ = in.doubles();
     result.mu_ = in.doubles();
     result.delta_ = in.doubles();
+    if (rotoscaling) {
+        result.rotation_ = in.matrix();
+        result.scale_ = in.doubles();
+    }
     const size_t dim = result.lb_.size();
     if (dim == 0 || result.ub_.size() != dim || result.mu_.size() != dim || result.delta_.size() != dim)
         throw_error(Code::format, "the parameter transform has inconsistent dimensions");
@@ -179,6 +281,8 @@ ParameterTransform ParameterTransform::read(Reader& in) {
             !std::isfinite(result.delta_[i]))
             throw_error(Code::format, "the parameter transform holds invalid bounds or scales");
     }
+    if (rotoscaling && !valid_rotoscaling(result.rotation_, result.scale_, dim))
+        throw_error(Code::format, "the parameter transform holds an invalid rotation or scale");
     result.classify_coordinates();
     return result;
 }
@@ -187,6 +291,94 @@ bool ParameterTransform::is_affine() const {
     for (Coordinate c : coordinate_)
         if (c != Coordinate::unbounded) return false;
     return true;
+}
+
+AffineMap ParameterTransform::original_from_unbounded() const {
+    if (!is_affine()) throw_error(Code::arg, "the parameter transform is not affine: some coordinates are bounded");
+    return warped_from_unbounded();  // y = x for unbounded coordinates
+}
+
+// y = mu + diag(delta) R diag(scale) z.
+AffineMap ParameterTransform::warped_from_unbounded() const {
+    const int n = dim();
+    AffineMap map{Matrix(n, n), mu_};
+    for (int i = 0; i < n; ++i)
+        for (int j = 0; j < n; ++j) {
+            const double rotation = has_rotoscaling() ? rotation_(i, j) * scale_[j] : (i == j ? 1.0 : 0.0);
+            map.a(i, j) = delta_[i] * rotation;
+        }
+    return map;
+}
+
+// z = diag(1 / scale) R^T diag(1 / delta) (y - mu).
+AffineMap ParameterTransform::unbounded_from_warped() const {
+    const int n = dim();
+    AffineMap map{Matrix(n, n), std::vector<double>(static_cast<size_t>(n), 0.0)};
+    for (int j = 0; j < n; ++j)
+        for (int i = 0; i < n; ++i) {
+            const double rotation = has_rotoscaling() ? rotation_(i, j) / scale_[j] : (i == j ? 1.0 : 0.0);
+            map.a(j, i) = rotation / delta_[i];
+        }
+    for (int j = 0; j < n; ++j)
+        for (int i = 0; i < n; ++i) map.b[j] -= map.a(j, i) * mu_[i];
+    return map;
+}
+
+bool ParameterTransform::same_coordinate_map(const ParameterTransform& other) const {
+    if (lb_ != other.lb_ || ub_ != other.ub_) return false;
+    for (Coordinate c : coordinate_)
+        if (c == Coordinate::bounded) return kind_ == other.kind_;
+    return true;
+}
+
+// PyVBMC warp_input, rotoscaling branch (see the header).
+ParameterTransform ParameterTransform::rotoscaled(const Matrix& vp_cov_z, double corr_thresh, double cov_reg) const {
+    const int n = dim();
+    if (vp_cov_z.rows != n || vp_cov_z.cols != n)
+        throw_error(Code::arg, "the covariance for rotoscaling does not match the transform's dimension");
+    if (std::isnan(corr_thresh) || std::isnan(cov_reg))
+        throw_error(Code::arg, "the rotoscaling correlation threshold and regularisation must not be NaN");
+    for (double v : vp_cov_z.data)
+        if (!std::isfinite(v)) throw_error(Code::numeric, "the covariance for rotoscaling has a non-finite entry");
+    // Covariance in y space: L cov L^T with y = mu + L z.
+    const AffineMap linear = warped_from_unbounded();
+    Matrix half, cov_y;
+    gemm(false, false, 1.0, linear.a, vp_cov_z, 0.0, half);
+    gemm(false, true, 1.0, half, linear.a, 0.0, cov_y);
+    for (int i = 0; i < n; ++i)
+        for (int j = 0; j < i; ++j) cov_y(i, j) = cov_y(j, i) = 0.5 * (cov_y(i, j) + cov_y(j, i));
+    if (corr_thresh > 0.0) {
+        for (int i = 0; i < n; ++i)
+            for (int j = 0; j < n; ++j)
+                if (i != j && std::fabs(cov_y(i, j)) <= corr_thresh * std::sqrt(cov_y(i, i) * cov_y(j, j)))
+                    cov_y(i, j) = 0.0;
+    }
+    const double weight = std::fmin(1.0, std::fmax(0.0, cov_reg));
+    for (int i = 0; i < n; ++i)
+        for (int j = 0; j < n; ++j)
+            if (i != j) cov_y(i, j) *= 1.0 - weight;
+    // SVD of a symmetric positive semi-definite matrix = eigendecomposition with |eigenvalues|,
+    // ordered descending as numpy's svd.
+    std::vector<double> eigenvalues;
+    Matrix eigenvectors;
+    symmetric_eigen(cov_y, eigenvalues, eigenvectors);
+    ParameterTransform result = *this;
+    result.rotation_ = Matrix(n, n);
+    result.scale_.assign(static_cast<size_t>(n), 0.0);
+    std::vector<int> order(static_cast<size_t>(n));
+    for (int k = 0; k < n; ++k) order[k] = k;
+    std::stable_sort(order.begin(), order.end(),
+                     [&](int a, int b) { return std::fabs(eigenvalues[a]) > std::fabs(eigenvalues[b]); });
+    for (int k = 0; k < n; ++k) {
+        const int source = order[k];
+        for (int i = 0; i < n; ++i) result.rotation_(i, k) = eigenvectors(i, source);
+        result.scale_[k] = std::sqrt(std::fabs(eigenvalues[source]) + DBL_EPSILON);
+    }
+    if (determinant_sign(result.rotation_) < 0.0)
+        for (int i = 0; i < n; ++i) result.rotation_(i, 0) = -result.rotation_(i, 0);
+    result.mu_.assign(static_cast<size_t>(n), 0.0);
+    result.delta_.assign(static_cast<size_t>(n), 1.0);
+    return result;
 }
 
 }  // namespace libvbmc

@@ -12,12 +12,24 @@
 //
 // One-sided bounds use a log map (as MATLAB VBMC's warpvars) rather than PyVBMC's identity, so the
 // engine can never propose a point outside a one-sided hard bound.
+//
+// Optional linear stage (PyVBMC rotoscaling, ParameterTransformer R_mat and scale): with
+// u = (y - mu) / delta, z = diag(1 / scale) R^T u, R orthogonal (row-vector form: z = (u R) / scale).
+// Without it R = I and scale = 1. Either way y = mu + diag(delta) R diag(scale) z: y is affine in z,
+// and two transforms with the same coordinate-wise map differ by an affine map of z.
 #pragma once
 #include <vector>
 
 #include "io/serial.hpp"
+#include "linalg/matrix.hpp"
 
 namespace libvbmc {
+
+// v = a z + b.
+struct AffineMap {
+    Matrix a;
+    std::vector<double> b;
+};
 
 class ParameterTransform {
 public:
@@ -38,14 +50,39 @@ public:
     // z -> x, clamped to [nextafter(lb, +inf), nextafter(ub, -inf)] (so +-DBL_MAX for infinite
     // bounds). Throws Error(numeric) for NaN z.
     void to_original(const double* z, double* x) const;
-    // log |det dx/dz| at z: sum over coordinates of log |dx_i/dz_i| (the map is diagonal). Add it to
-    // the log density in original space to obtain the log density in z space.
+    // log |det dx/dz| at z: sum over coordinates of log |dx_i/dy_i| plus log_abs_det_linear_stage().
+    // Add it to the log density in original space to obtain the log density in z space.
     double log_abs_det_jacobian(const double* z) const;
+    // log |det dy/dz| = sum log delta + sum log scale (R is orthogonal), a constant.
+    double log_abs_det_linear_stage() const;
     // lb < x < ub in every coordinate (false for NaN).
     bool inside_bounds(const double* x) const;
-    // True when every coordinate is unbounded, so x = mu + delta * z is affine in each coordinate.
+    // True when every coordinate is unbounded (rotation or not), so x = A z + b exactly.
     bool is_affine() const;
+    // x = a z + b; throws Error(arg) unless is_affine().
+    AffineMap original_from_unbounded() const;
+    // The linear stage and its inverse: y = a z + b and z = a y + b, y the coordinate-wise warped x.
+    AffineMap warped_from_unbounded() const;
+    AffineMap unbounded_from_warped() const;
+    // Same hard bounds and, if any coordinate is two-sided, the same bounded kind: the two
+    // transforms then differ only in their linear stage.
+    bool same_coordinate_map(const ParameterTransform& other) const;
 
+    // PyVBMC warp_input, rotoscaling branch: the whitening transform for a variational posterior
+    // with covariance vp_cov_z in this transform's z space. The covariance is mapped to y space,
+    // off-diagonal entries with |correlation| <= corr_thresh are zeroed (no masking when
+    // corr_thresh <= 0; the diagonal is never masked), it is shrunk towards its diagonal by
+    // cov_reg clamped to [0, 1], and decomposed C = U diag(s) U^T (s descending, det U = +1).
+    // The result has R = U, scale = sqrt(s + DBL_EPSILON), mu = 0, delta = 1, so the posterior has
+    // unit diagonal covariance in its z space. Throws Error(arg) for a wrong size, Error(numeric)
+    // for non-finite covariance entries.
+    ParameterTransform rotoscaled(const Matrix& vp_cov_z, double corr_thresh, double cov_reg) const;
+    bool has_rotoscaling() const { return !scale_.empty(); }
+    const Matrix& rotation() const { return rotation_; }       // empty without rotoscaling
+    const std::vector<double>& scale() const { return scale_; }  // empty without rotoscaling
+
+    // Without rotoscaling the bytes are those of the format before rotoscaling existed; with it
+    // the kind byte carries flag 0x80 and R, scale follow.
     void write(Writer& out) const;
     static ParameterTransform read(Reader& in);
 
@@ -55,10 +92,14 @@ private:
     double from_warped(int i, double y) const;  // y -> x (before clamping)
     double log_dx_dy(int i, double y) const;
     void classify_coordinates();
+    // u = R diag(scale) z (u = z without rotoscaling) into centred[dim].
+    void centred_from_unbounded(const double* z, double* centred) const;
 
     Bounded kind_ = Bounded::probit;
     std::vector<double> lb_, ub_;
     std::vector<double> mu_, delta_;
+    Matrix rotation_;            // dim x dim orthogonal, or empty
+    std::vector<double> scale_;  // dim positive, or empty (together with rotation_)
     std::vector<Coordinate> coordinate_;
 };
 

@@ -26,15 +26,13 @@ program banana
 
 contains
 
-  ! -[(x1^2 - x2)^2 + (x1 - 1)^2 / 100] + log N(x; 0, 3^2 I), same operations as the C.
+  ! -[(x1^2 - x2)^2 + (x1 - 1)^2 / 100] + log N(x; 0, 3^2 I), operations as in quickstart.c.
   real(c_double) function banana_log_joint(x) result(log_joint)
     real(c_double), intent(in) :: x(2)
     real(c_double), parameter :: pi = 3.14159265358979323846_c_double
-    real(c_double) :: ridge, shift, log_likelihood, log_prior
-    ridge = x(1) * x(1) - x(2)
-    shift = x(1) - 1
-    log_likelihood = -(ridge * ridge + shift * shift / 100)
-    log_prior = -(x(1) * x(1) + x(2) * x(2)) / 18 - 2 * log(3.0_c_double) - log(2 * pi)
-    log_joint = log_likelihood + log_prior
+    real(c_double) :: banana_term, log_prior
+    banana_term = -((x(1) * x(1) - x(2)) * (x(1) * x(1) - x(2)) + (x(1) - 1) * (x(1) - 1) / 100)
+    log_prior = -0.5_c_double * (x(1) * x(1) + x(2) * x(2)) / 9 - log(2 * pi * 9)
+    log_joint = banana_term + log_prior
   end function
 end program banana

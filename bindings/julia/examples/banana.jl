@@ -2,13 +2,11 @@
 using Printf
 using VBMC
 
-# -[(x1^2 - x2)^2 + (x1 - 1)^2 / 100] + log N(x; 0, 3^2 I), same operations as the C.
+# -[(x1^2 - x2)^2 + (x1 - 1)^2 / 100] + log N(x; 0, 3^2 I), operations as in quickstart.c.
 function banana_log_joint(x)
-    ridge = x[1] * x[1] - x[2]
-    shift = x[1] - 1.0
-    log_likelihood = -(ridge * ridge + shift * shift / 100.0)
-    log_prior = -(x[1] * x[1] + x[2] * x[2]) / 18.0 - 2.0 * log(3.0) - log(2.0 * pi)
-    return log_likelihood + log_prior
+    banana = -((x[1] * x[1] - x[2]) * (x[1] * x[1] - x[2]) + (x[1] - 1) * (x[1] - 1) / 100.0)
+    log_prior = -0.5 * (x[1] * x[1] + x[2] * x[2]) / 9.0 - log(2.0 * pi * 9.0)
+    return banana + log_prior
 end
 
 run = VBMCRun(nothing, nothing, [-3.0, -3.0], [3.0, 3.0];

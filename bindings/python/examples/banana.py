@@ -5,12 +5,10 @@ import vbmc
 
 
 def banana_log_joint(x):
-    """-[(x1^2 - x2)^2 + (x1 - 1)^2 / 100] + log N(x; 0, 3^2 I), same operations as the C."""
-    ridge = x[0] * x[0] - x[1]
-    shift = x[0] - 1.0
-    log_likelihood = -(ridge * ridge + shift * shift / 100.0)
-    log_prior = -(x[0] * x[0] + x[1] * x[1]) / 18.0 - 2.0 * math.log(3.0) - math.log(2.0 * math.pi)
-    return log_likelihood + log_prior
+    """-[(x1^2 - x2)^2 + (x1 - 1)^2 / 100] + log N(x; 0, 3^2 I), operations as in quickstart.c."""
+    banana = -((x[0] * x[0] - x[1]) * (x[0] * x[0] - x[1]) + (x[0] - 1) * (x[0] - 1) / 100.0)
+    log_prior = -0.5 * (x[0] * x[0] + x[1] * x[1]) / 9.0 - math.log(2.0 * math.pi * 9.0)
+    return banana + log_prior
 
 
 def main():
