@@ -142,8 +142,8 @@ VBMC_API vbmc_status vbmc_create(vbmc **out, int dim, const double *x0, const do
 VBMC_API void vbmc_destroy(vbmc *run);
 
 /* A sentence about the last failed call on this run ("" if the last call succeeded). Owned by
- * the run, valid until its next call. With run == NULL: the message of the last failed
- * vbmc_create / vbmc_load / vbmc_post_load on this thread. */
+ * the run, valid until its next call. With run == NULL: the message of the last failed call
+ * without a run handle on this thread (vbmc_create, vbmc_load, vbmc_opts_create, vbmc_post_*). */
 VBMC_API const char *vbmc_last_error(const vbmc *run);
 
 /* The dimension of the run (0 for NULL). */
@@ -158,8 +158,11 @@ VBMC_API vbmc_status vbmc_ask(vbmc *run, double *x);
 /* Tell the log joint (log likelihood + log prior) at a pending point x[dim], bitwise the x that
  * vbmc_ask returned. log_joint_sd: 0 for an exact target, > 0 the noise SD of a noisy estimate.
  * A non-finite log_joint records a failed evaluation: counted against the budget and kept in the
- * history, never given to the surrogate. Errors: VBMC_E_ARG (NULL, NaN in x, negative or
- * non-finite SD), VBMC_E_STATE (x is not pending). After an error nothing was recorded. */
+ * history, never given to the surrogate. The tell that completes an iteration's batch also runs
+ * the iteration (surrogate training, variational optimisation), so it takes longer.
+ * Errors: VBMC_E_ARG (NULL, NaN in x, negative or non-finite SD), VBMC_E_STATE (x is not
+ * pending, the run has finished); after these nothing was recorded. VBMC_E_IO: the value was
+ * recorded but the automatic checkpoint (option checkpoint_file) could not be written. */
 VBMC_API vbmc_status vbmc_tell(vbmc *run, const double *x, double log_joint, double log_joint_sd);
 
 /* Add an evaluation the run did not ask for (earlier work, a point of interest) to the training
@@ -208,6 +211,9 @@ VBMC_API vbmc_status vbmc_load(vbmc **out, const char *path);
 
 /* ---------------------------------------------------------------------------------------------
  * Posterior snapshots
+ *
+ * A snapshot is immutable; the message of a failed vbmc_post_* call is read with
+ * vbmc_last_error(NULL) on the same thread.
  * ------------------------------------------------------------------------------------------- */
 
 /* Snapshot the current variational posterior (the final, boosted one once the run is done).

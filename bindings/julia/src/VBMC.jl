@@ -55,7 +55,8 @@ function checked_vector(values, dim::Integer, what::String)
     return vector
 end
 
-nullable(values, dim, what) = values === nothing ? C_NULL : checked_vector(values, dim, what)
+nullable(values, dim, what) =
+    values === nothing ? Ptr{Cdouble}(C_NULL) : checked_vector(values, dim, what)
 
 """Every option of the library as named tuples (name, type, default, help)."""
 function options()
@@ -121,15 +122,16 @@ end
 
 function VBMCRun(lb, ub, plb, pub, x0 = nothing; options = Dict{String,Any}())
     dim = length(plb)
-    arrays = (nullable(x0, dim, "x0"), nullable(lb, dim, "lb"), nullable(ub, dim, "ub"),
-              checked_vector(plb, dim, "plb"), checked_vector(pub, dim, "pub"))
+    x0_values, lb_values, ub_values = nullable(x0, dim, "x0"), nullable(lb, dim, "lb"),
+                                      nullable(ub, dim, "ub")
+    plb_values, pub_values = checked_vector(plb, dim, "plb"), checked_vector(pub, dim, "pub")
     opts = make_options(options)
     handle = Ref{Ptr{Cvoid}}(C_NULL)
     code = try
         ccall((:vbmc_create, libvbmc), Cint,
               (Ref{Ptr{Cvoid}}, Cint, Ptr{Cdouble}, Ptr{Cdouble}, Ptr{Cdouble}, Ptr{Cdouble},
                Ptr{Cdouble}, Ptr{Cvoid}),
-              handle, dim, arrays..., opts)
+              handle, dim, x0_values, lb_values, ub_values, plb_values, pub_values, opts)
     finally
         destroy_options(opts)
     end
