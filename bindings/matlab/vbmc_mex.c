@@ -200,13 +200,17 @@ static mxArray *options_table(void)
     return table;
 }
 
-/* Options from a scalar struct: logical -> "true"/"false", numeric -> double, char -> text. */
-static vbmc_status apply_options(vbmc_opts *opts, const mxArray *settings)
+/* Options from a scalar struct: logical -> "true"/"false", numeric -> double, char -> text.
+ * On failure returns the status and writes the reason into message[size]. */
+static vbmc_status apply_options(vbmc_opts *opts, const mxArray *settings, char *message,
+                                 size_t size)
 {
     if (mxIsEmpty(settings))
         return VBMC_OK;
-    if (!mxIsStruct(settings) || mxGetNumberOfElements(settings) != 1)
-        mexErrMsgIdAndTxt("vbmc:E_ARG", "options must be a scalar struct");
+    if (!mxIsStruct(settings) || mxGetNumberOfElements(settings) != 1) {
+        snprintf(message, size, "options must be a scalar struct");
+        return VBMC_E_ARG;
+    }
     for (int f = 0; f < mxGetNumberOfFields(settings); ++f) {
         const char *name = mxGetFieldNameByNumber(settings, f);
         const mxArray *value = mxGetFieldByNumber(settings, 0, f);
@@ -218,10 +222,14 @@ static vbmc_status apply_options(vbmc_opts *opts, const mxArray *settings)
         else if (value != NULL && mxIsNumeric(value) && !mxIsComplex(value) &&
                  mxGetNumberOfElements(value) == 1)
             status = vbmc_opts_set_double(opts, name, mxGetScalar(value));
-        else
-            status = vbmc_opts_set(opts, name, "");
-        if (status != VBMC_OK)
+        else {
+            snprintf(message, size, "option %s must be a logical or real scalar or a string", name);
+            return VBMC_E_OPTION;
+        }
+        if (status != VBMC_OK) {
+            snprintf(message, size, "%s", vbmc_opts_error(opts));
             return status;
+        }
     }
     return VBMC_OK;
 }
@@ -240,10 +248,9 @@ static mxArray *create(const mxArray *const *args)
     vbmc_status status;
     if (vbmc_opts_create(&opts) != VBMC_OK)
         mexErrMsgIdAndTxt("vbmc:E_NOMEM", "vbmc_opts_create failed");
-    status = apply_options(opts, args[5]);
+    char message[512];
+    status = apply_options(opts, args[5], message, sizeof message);
     if (status != VBMC_OK) {
-        char message[512];
-        snprintf(message, sizeof message, "%s", vbmc_opts_error(opts));
         vbmc_opts_destroy(opts);
         raise_status(status, message);
     }

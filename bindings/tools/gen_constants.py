@@ -2,12 +2,14 @@
 
     python3 gen_constants.py [--check] [HEADER]
 
-writes the five files listed in TARGETS below (relative to bindings/); with --check it writes
-nothing and exits 1 if any of them differs from what the header gives, so a header change that
-was not propagated fails the `constants` test of the `bindings` suite.
+writes the five constant files listed in TARGETS below (relative to bindings/) and sets the
+package version in the R DESCRIPTION and the Julia Project.toml; with --check it writes nothing
+and exits 1 if any of them differs from what the header gives, so a header change that was not
+propagated fails the `constants_generated` test of the `bindings` suite.
 """
 import argparse
 import os
+import re
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -23,8 +25,15 @@ def short(name):
     return name[len("VBMC_"):]
 
 
-def python_text(statuses, macros):
-    lines = ['"""%s"""' % NOTICE, "import enum", "", "",
+def version_of(macros):
+    values = dict(macros)
+    return "%d.%d.%d" % (values["VBMC_VERSION_MAJOR"], values["VBMC_VERSION_MINOR"],
+                         values["VBMC_VERSION_PATCH"])
+
+
+def python_text(statuses, macros, _current):
+    lines = ['"""%s"""' % NOTICE, "import enum", "", '__version__ = "%s"' % version_of(macros), "",
+             "",
              "class Status(enum.IntEnum):",
              '    """The library\'s vbmc_status codes: 0 success, > 0 information, < 0 error."""', ""]
     lines += ["    %s = %d" % (short(n), v) for n, v in statuses]
@@ -33,7 +42,7 @@ def python_text(statuses, macros):
     return "\n".join(lines) + "\n"
 
 
-def fortran_text(statuses, macros):
+def fortran_text(statuses, macros, _current):
     lines = ["! " + NOTICE,
              "module vbmc_constants",
              "  use, intrinsic :: iso_c_binding, only: c_int",
@@ -49,7 +58,7 @@ def fortran_text(statuses, macros):
     return "\n".join(lines) + "\n"
 
 
-def r_text(statuses, macros):
+def r_text(statuses, macros, _current):
     def vector(pairs):
         return ",\n".join("  %s = %dL" % (short(n), v) for n, v in pairs)
     return ("# %s\n\n"
@@ -61,7 +70,7 @@ def r_text(statuses, macros):
             "vbmc_constants <- c(\n%s\n)\n") % (NOTICE, vector(statuses), vector(macros))
 
 
-def matlab_text(statuses, macros):
+def matlab_text(statuses, macros, _current):
     lines = ["function c = vbmc_constants()",
              "%VBMC_CONSTANTS Status codes and numeric constants of the libvbmc C header.",
              "%   c = vbmc_constants() returns a struct: c.OK, c.DONE, c.E_ARG, ..., c.MAX_DIM.",
@@ -72,7 +81,7 @@ def matlab_text(statuses, macros):
     return "\n".join(lines) + "\n"
 
 
-def julia_text(statuses, macros):
+def julia_text(statuses, macros, _current):
     lines = ["# " + NOTICE, "",
              '"""The library\'s vbmc_status codes: 0 success, > 0 information, < 0 error."""',
              "@enum Status::Cint begin"]
@@ -82,12 +91,24 @@ def julia_text(statuses, macros):
     return "\n".join(lines) + "\n"
 
 
+def r_description(_statuses, macros, current):
+    """The R DESCRIPTION with its Version field set to the header's version."""
+    return re.sub(r"^Version: .*$", "Version: " + version_of(macros), current, flags=re.M)
+
+
+def julia_project(_statuses, macros, current):
+    """The Julia Project.toml with its version set to the header's version."""
+    return re.sub(r'^version = ".*"$', 'version = "%s"' % version_of(macros), current, flags=re.M)
+
+
 TARGETS = {
     "python/vbmc/_constants.py": python_text,
     "fortran/vbmc_constants.f90": fortran_text,
     "r/R/constants.R": r_text,
     "matlab/vbmc_constants.m": matlab_text,
     "julia/src/constants.jl": julia_text,
+    "r/DESCRIPTION": r_description,
+    "julia/Project.toml": julia_project,
 }
 
 
@@ -101,8 +122,8 @@ def main():
     stale = []
     for relative, render in TARGETS.items():
         path = os.path.join(BINDINGS, relative)
-        wanted = render(statuses, macros)
-        current = open(path, encoding="utf-8").read() if os.path.exists(path) else None
+        current = open(path, encoding="utf-8").read() if os.path.exists(path) else ""
+        wanted = render(statuses, macros, current)
         if current == wanted:
             continue
         if args.check:
@@ -115,7 +136,7 @@ def main():
         print("stale generated files (run bindings/tools/gen_constants.py): " + ", ".join(stale))
         return 1
     if args.check:
-        print("all %d generated constant files match the header" % len(TARGETS))
+        print("all %d generated files match the header" % len(TARGETS))
     return 0
 
 

@@ -19,29 +19,48 @@ constexpr int kExactBlock = 64;    // candidates scored exactly per batch
 constexpr double kVarianceSlack = 1e-10;
 constexpr double kBoundSlack = 1e-9;
 
-// Lower bounds of the acquisition at rows [start, start + count) of the candidates.
+// Adds one training point's terms for a block of candidates with kernel values k[j]:
+// mean[j] += alpha_i k_j and best_ratio[j] = max(best_ratio[j], k_j^2 / A_ii).
+__attribute__((target_clones("avx2", "default"))) void accumulate_point(const double* k, int count, double alpha_i,
+                                                                        double inv_diag, double* mean,
+                                                                        double* best_ratio) {
+    for (int j = 0; j < count; ++j) {
+        mean[j] += alpha_i * k[j];
+        best_ratio[j] = std::max(best_ratio[j], k[j] * k[j] * inv_diag);
+    }
+}
+
+// Lower bounds of the acquisition at rows [start, start + count) of the candidates. The latent
+// variance is bounded above by sf^2 - max_i k_i^2 / A_ii (k^T A^{-1} k >= (k^T e_i)^2 / A_ii by
+// Cauchy-Schwarz); the kernel values are formed one training point at a time, so no n x count
+// matrix is stored.
 void lower_bounds(const Gp& gp, const VariationalPosterior& vp, const Matrix& candidates, int start, int count,
                   double y_max, const AcqSettings& s, const std::vector<std::vector<double>>& factor_diag,
                   double* bound) {
     const int dim = gp.dim;
     const int n = gp.data.size();
     const size_t ns = gp.samples.size();
-    Matrix block(count, dim);
-    std::copy(candidates.row(start), candidates.row(start) + static_cast<size_t>(count) * dim, block.data.begin());
+    const double* block = candidates.row(start);
     std::vector<double> mean_sum(count, 0.0), mean_sq(count, 0.0), var_sum(count, 0.0);
-    std::vector<double> mean_s(count), best_ratio(count);
+    std::vector<double> mean_s(count), best_ratio(count), k_row(count), inv_ell(dim), x_scaled(dim);
+    std::vector<double> block_by_dim(static_cast<size_t>(dim) * count);
     for (size_t si = 0; si < ns; ++si) {
         const GpSample& sample = gp.samples[si];
         const double* theta = sample.theta.data();
-        const double sf2 = std::exp(2.0 * theta[hyp::log_sf(dim)]);
-        const Matrix kstar = gp_cross_kernel(gp.data.x, block, theta, dim);
-        for (int j = 0; j < count; ++j) mean_s[j] = gp_mean(block.row(j), theta, dim);
-        gemv(true, 1.0, kstar, sample.alpha.data(), 1.0, mean_s.data());
+        const double log_sf2 = 2.0 * theta[hyp::log_sf(dim)];
+        const double sf2 = std::exp(log_sf2);
+        for (int d = 0; d < dim; ++d) inv_ell[d] = std::exp(-theta[hyp::log_ell(d)]);
+        for (int j = 0; j < count; ++j)
+            for (int d = 0; d < dim; ++d)
+                block_by_dim[static_cast<size_t>(d) * count + j] = block[static_cast<size_t>(j) * dim + d] * inv_ell[d];
+        gp_mean_rows(block, count, theta, dim, mean_s.data());
         std::fill(best_ratio.begin(), best_ratio.end(), 0.0);
         for (int i = 0; i < n; ++i) {
-            const double inv_diag = 1.0 / factor_diag[si][i];
-            const double* row = kstar.row(i);
-            for (int j = 0; j < count; ++j) best_ratio[j] = std::max(best_ratio[j], row[j] * row[j] * inv_diag);
+            const double* xi = gp.data.x.row(i);
+            for (int d = 0; d < dim; ++d) x_scaled[d] = xi[d] * inv_ell[d];
+            gp_kernel_row(x_scaled.data(), block_by_dim.data(), count, dim, count, log_sf2, k_row.data());
+            accumulate_point(k_row.data(), count, sample.alpha[i], 1.0 / factor_diag[si][i], mean_s.data(),
+                             best_ratio.data());
         }
         for (int j = 0; j < count; ++j) {
             mean_sum[j] += mean_s[j];
@@ -52,7 +71,7 @@ void lower_bounds(const Gp& gp, const VariationalPosterior& vp, const Matrix& ca
     const double inv = 1.0 / static_cast<double>(ns);
     const bool limited = !s.lb_eps.empty();
     for (int j = 0; j < count; ++j) {
-        const double* x = block.row(j);
+        const double* x = block + static_cast<size_t>(j) * dim;
         bool outside = false;
         if (limited)
             for (int d = 0; d < dim; ++d) outside = outside || x[d] < s.lb_eps[d] || x[d] > s.ub_eps[d];

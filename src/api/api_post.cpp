@@ -113,7 +113,7 @@ VBMC_API vbmc_status vbmc_post_load(vbmc_post** out, const char* path) {
         const std::vector<uint8_t> payload = read_container(path, FileKind::posterior);
         Reader in(payload.data(), payload.size());
         auto post = std::make_unique<vbmc_post>();
-        post->posterior = PosteriorSnapshot::read(in);
+        post->posterior = read_payload("posterior file", [&] { return PosteriorSnapshot::read(in); });
         if (in.remaining() != 0) throw_error(Code::format, "the posterior file has trailing bytes");
         *out = post.release();
         return VBMC_OK;

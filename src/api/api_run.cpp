@@ -209,7 +209,7 @@ VBMC_API vbmc_status vbmc_load(vbmc** out, const char* path) {
         const std::vector<uint8_t> payload = read_container(path, FileKind::checkpoint);
         Reader in(payload.data(), payload.size());
         auto handle = std::make_unique<::vbmc>();
-        handle->run = std::make_unique<Run>(Run::read(in));
+        handle->run = std::make_unique<Run>(read_payload("checkpoint", [&] { return Run::read(in); }));
         connect_logger(handle.get());
         *out = handle.release();
         return VBMC_OK;

@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <memory>
 #include <new>
+#include <stdexcept>
 #include <string>
 
 #include "options/options.hpp"
@@ -67,6 +68,20 @@ T* require(T* handle, const char* name) {
     if (handle->magic != T::kMagic)
         throw_error(Code::arg, std::string(name) + " is not a valid handle (destroyed or corrupted)");
     return handle;
+}
+
+// Reads a file's payload with read(): any failure other than memory is the file's fault, so it
+// becomes Error(format) (a checksum-valid payload whose content is inconsistent).
+template <typename Read>
+auto read_payload(const char* what, Read&& read) -> decltype(read()) {
+    try {
+        return read();
+    } catch (const Error& e) {
+        if (e.code() == Code::format) throw;
+        throw_error(Code::format, std::string("the ") + what + " is invalid: " + e.what());
+    } catch (const std::length_error& e) {
+        throw_error(Code::format, std::string("the ") + what + " is invalid: " + e.what());
+    }
 }
 
 inline void require_pointer(const void* p, const char* name) {

@@ -29,6 +29,26 @@ double gp_mean(const double* x, const double* theta, int dim) {
     return theta[hyp::m0(dim)] - 0.5 * q;
 }
 
+void gp_mean_rows(const double* x, int m, const double* theta, int dim, double* out) {
+    double inv_omega[64];
+    std::vector<double> inv_omega_heap;
+    double* scale = inv_omega;
+    if (dim > 64) {
+        inv_omega_heap.resize(static_cast<size_t>(dim));
+        scale = inv_omega_heap.data();
+    }
+    for (int d = 0; d < dim; ++d) scale[d] = std::exp(-theta[hyp::log_omega(dim, d)]);
+    for (int j = 0; j < m; ++j) {
+        const double* xj = x + static_cast<size_t>(j) * dim;
+        double q = 0.0;
+        for (int d = 0; d < dim; ++d) {
+            const double z = (xj[d] - theta[hyp::xm(dim, d)]) * scale[d];
+            q += z * z;
+        }
+        out[j] = theta[hyp::m0(dim)] - 0.5 * q;
+    }
+}
+
 namespace {
 double noise_variance(const GpData& data, const std::vector<double>& theta, int i, int dim) {
     const double sn2 = std::exp(2.0 * theta[hyp::log_sn(dim)]);
@@ -41,36 +61,34 @@ GpSample gp_posterior(const GpData& data, const std::vector<double>& theta) {
     const int dim = data.x.cols;
     if (static_cast<int>(theta.size()) != hyp::count(dim))
         throw_error(Code::internal, "gp_posterior: theta has the wrong length");
-    Matrix cov(n, n);
-    for (int i = 0; i < n; ++i) {
-        for (int j = 0; j < i; ++j) {
-            const double k = gp_kernel(data.x.row(i), data.x.row(j), theta.data(), dim);
-            cov(i, j) = k;
-            cov(j, i) = k;
-        }
-        cov(i, i) = std::exp(2.0 * theta[hyp::log_sf(dim)]) + noise_variance(data, theta, i, dim);
+    Matrix z(n, dim);
+    for (int d = 0; d < dim; ++d) {
+        const double inv_ell = std::exp(-theta[hyp::log_ell(d)]);
+        for (int i = 0; i < n; ++i) z(i, d) = data.x(i, d) * inv_ell;
     }
+    Matrix cov(n, n);
+    gp_kernel_lower(z, 2.0 * theta[hyp::log_sf(dim)], cov);  // the factorisation reads the lower triangle
+    for (int i = 0; i < n; ++i)
+        cov(i, i) = std::exp(2.0 * theta[hyp::log_sf(dim)]) + noise_variance(data, theta, i, dim);
     GpSample sample;
     sample.theta = theta;
     cholesky_jitter(cov, sample.chol);
     sample.alpha.resize(static_cast<size_t>(n));
-    for (int i = 0; i < n; ++i)
-        sample.alpha[static_cast<size_t>(i)] = data.y[static_cast<size_t>(i)] - gp_mean(data.x.row(i), theta.data(), dim);
+    gp_mean_rows(data.x.data.data(), n, theta.data(), dim, sample.alpha.data());
+    for (int i = 0; i < n; ++i) sample.alpha[static_cast<size_t>(i)] = data.y[static_cast<size_t>(i)] - sample.alpha[static_cast<size_t>(i)];
     cholesky_solve(sample.chol, sample.alpha.data());
     return sample;
 }
 
-namespace {
-// One row of the cross-covariance: out[j] = sf^2 exp(-1/2 sum_d (a_d - b_dj)^2), with the points
-// already divided by the length scales and b stored coordinate-major (dim x m). Compiled for
-// AVX2 and for the baseline; both clones do the same operations, so results are identical.
-__attribute__((target_clones("avx2", "default"))) void kernel_row(const double* a, const double* b_by_dim,
-                                                                  int dim, int m, double log_sf2,
-                                                                  double* out) {
+// Kernel row of gp.hpp. Compiled for AVX2 and for the baseline; both clones do the same
+// operations, so results are identical.
+__attribute__((target_clones("avx2", "default"))) void gp_kernel_row(const double* a, const double* b_by_dim,
+                                                                     int stride, int dim, int m, double log_sf2,
+                                                                     double* out) {
     for (int j = 0; j < m; ++j) out[j] = 0.0;
     for (int d = 0; d < dim; ++d) {
         const double ad = a[d];
-        const double* bd = b_by_dim + static_cast<size_t>(d) * m;
+        const double* bd = b_by_dim + static_cast<size_t>(d) * stride;
         for (int j = 0; j < m; ++j) {
             const double diff = ad - bd[j];
             out[j] += diff * diff;
@@ -78,7 +96,16 @@ __attribute__((target_clones("avx2", "default"))) void kernel_row(const double* 
     }
     for (int j = 0; j < m; ++j) out[j] = exp_fast(log_sf2 - 0.5 * out[j]);
 }
-}  // namespace
+
+void gp_kernel_lower(const Matrix& z, double log_sf2, Matrix& k) {
+    const int n = z.rows;
+    const int dim = z.cols;
+    if (k.rows != n || k.cols != n) k = Matrix(n, n);
+    std::vector<double> z_by_dim(static_cast<size_t>(dim) * n);
+    for (int i = 0; i < n; ++i)
+        for (int d = 0; d < dim; ++d) z_by_dim[static_cast<size_t>(d) * n + i] = z(i, d);
+    for (int i = 1; i < n; ++i) gp_kernel_row(z.row(i), z_by_dim.data(), n, dim, i, log_sf2, k.row(i));
+}
 
 // Cross-covariance k(X, xs) as an n x m matrix (the SE kernel of eq. 7's GP).
 Matrix gp_cross_kernel(const Matrix& x, const Matrix& xs, const double* theta, int dim) {
@@ -94,7 +121,7 @@ Matrix gp_cross_kernel(const Matrix& x, const Matrix& xs, const double* theta, i
     Matrix k(n, m);
     for (int i = 0; i < n; ++i) {
         for (int d = 0; d < dim; ++d) a[static_cast<size_t>(d)] = x(i, d) * inv_ell[static_cast<size_t>(d)];
-        kernel_row(a.data(), b_by_dim.data(), dim, m, log_sf2, k.row(i));
+        gp_kernel_row(a.data(), b_by_dim.data(), m, dim, m, log_sf2, k.row(i));
     }
     return k;
 }
@@ -109,7 +136,7 @@ void gp_predict_sample(const GpData& data, const GpSample& sample, const Matrix&
     const double* theta = sample.theta.data();
     const double sf2 = std::exp(2.0 * theta[hyp::log_sf(dim)]);
     Matrix kstar = gp_cross_kernel(data.x, xs, theta, dim);  // column j holds k(X, xs_j)
-    for (int j = 0; j < m; ++j) f_mean[j] = gp_mean(xs.row(j), theta, dim);
+    gp_mean_rows(xs.data.data(), m, theta, dim, f_mean);
     gemv(true, 1.0, kstar, sample.alpha.data(), 1.0, f_mean);
     if (f_var == nullptr) return;
     triangular_solve(sample.chol, false, kstar);

@@ -50,9 +50,22 @@ struct Gp {
 // Kernel k(x1, x2) and mean m(x) for hyperparameters theta.
 double gp_kernel(const double* x1, const double* x2, const double* theta, int dim);
 double gp_mean(const double* x, const double* theta, int dim);
+// gp_mean at m points stored row by row (x is m x dim), bitwise equal to m calls of gp_mean.
+void gp_mean_rows(const double* x, int m, const double* theta, int dim, double* out);
 
 // Cross-covariance matrix k(x_i, xs_j), x.rows x xs.rows.
 Matrix gp_cross_kernel(const Matrix& x, const Matrix& xs, const double* theta, int dim);
+
+// One row of an SE kernel matrix for inputs already divided by the length scales:
+// out[j] = exp(log_sf2 - 1/2 sum_d (a_d - b[d * stride + j])^2), j < m, with the second set of
+// points stored coordinate-major (row d of b holds coordinate d, row length stride >= m).
+// Vectorised (exp_fast); same values on every CPU.
+void gp_kernel_row(const double* a, const double* b_by_dim, int stride, int dim, int m, double log_sf2,
+                   double* out);
+
+// Strict lower triangle (j < i) of the SE kernel matrix of the rows of z (inputs already divided
+// by the length scales), written into k (n x n, resized if needed); the rest of k is untouched.
+void gp_kernel_lower(const Matrix& z, double log_sf2, Matrix& k);
 
 // Factorise the posterior for theta. Throws Error(numeric) if the covariance cannot be factorised.
 GpSample gp_posterior(const GpData& data, const std::vector<double>& theta);

@@ -46,21 +46,11 @@ double gp_log_marginal_likelihood(const GpData& data, const std::vector<double>&
         }
 
         Matrix& cov = work.cov;
-        if (cov.rows != n || cov.cols != n) cov = Matrix(n, n);
+        gp_kernel_lower(work.z, 2.0 * theta[hyp::log_sf(dim)], cov);
         for (int i = 0; i < n; ++i) {
-            const double* zi = work.z.row(i);
-            for (int j = 0; j < i; ++j) {
-                const double* zj = work.z.row(j);
-                double r2 = 0.0;
-                for (int d = 0; d < dim; ++d) {
-                    const double diff = zi[d] - zj[d];
-                    r2 += diff * diff;
-                }
-                const double k = sf2 * std::exp(-0.5 * r2);
-                cov(i, j) = k;
-                cov(j, i) = k;
-            }
             cov(i, i) = sf2 + sn2 + (data.s2.empty() ? 0.0 : data.s2[static_cast<size_t>(i)]);
+            if (grad != nullptr)  // the gradient reads the full K below; the factorisation only the lower triangle
+                for (int j = 0; j < i; ++j) cov(j, i) = cov(i, j);
         }
         try {
             cholesky_jitter(cov, work.chol);
@@ -75,18 +65,16 @@ double gp_log_marginal_likelihood(const GpData& data, const std::vector<double>&
 
     std::vector<double>& alpha = work.alpha;
     alpha.resize(static_cast<size_t>(n));
-    for (int i = 0; i < n; ++i)
-        alpha[static_cast<size_t>(i)] = data.y[static_cast<size_t>(i)] - gp_mean(data.x.row(i), theta.data(), dim);
+    gp_mean_rows(data.x.data.data(), n, theta.data(), dim, alpha.data());
+    for (int i = 0; i < n; ++i) alpha[static_cast<size_t>(i)] = data.y[static_cast<size_t>(i)] - alpha[static_cast<size_t>(i)];
+    // r^T C^{-1} r = |L^{-1} r|^2; the gradient also needs alpha = L^{-T} (L^{-1} r).
+    triangular_solve(work.chol, false, alpha.data());
     double quad = 0.0;
-    {
-        // r^T C^{-1} r = |L^{-1} r|^2; then finish the solve for alpha.
-        triangular_solve(work.chol, false, alpha.data());
-        for (double v : alpha) quad += v * v;
-        triangular_solve(work.chol, true, alpha.data());
-    }
+    for (double v : alpha) quad += v * v;
     const double lml = -0.5 * quad - 0.5 * cholesky_log_det(work.chol) - 0.5 * n * kLog2Pi;
     if (!std::isfinite(lml)) return -INFINITY;
     if (grad == nullptr) return lml;
+    triangular_solve(work.chol, true, alpha.data());
 
     std::vector<double>& g = *grad;
     // Mean hyperparameters: alpha^T dm/dtheta.

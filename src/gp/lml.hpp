@@ -24,7 +24,7 @@ struct GpLmlWorkspace {
     Matrix w;                     // W = (K + N)^{-1} - alpha alpha^T
     Matrix z;                     // inputs scaled by 1/ell and centred, n x D
     Matrix pz;                    // (W o K) z, n x D
-    std::vector<double> alpha;    // (K + N)^{-1} (y - m(X))
+    std::vector<double> alpha;    // (K + N)^{-1} (y - m(X)) after a gradient call, L^{-1} (y - m(X)) otherwise
     std::vector<double> row_sum;  // (W o K) 1
 };
 

@@ -1,5 +1,6 @@
 #include "run/posterior.hpp"
 
+#include "linalg/linalg.hpp"
 #include "util/error.hpp"
 #include "util/rng.hpp"
 
@@ -28,27 +29,18 @@ double PosteriorSnapshot::log_pdf(const double* x) const {
 void PosteriorSnapshot::moments(std::vector<double>& mean, Matrix& cov) const {
     const int dim = vp.dim;
     if (transform.is_affine()) {
-        // x = a + b * z per coordinate, so the moments map exactly.
+        // x = A z + b (coordinate-wise centring and, if present, the rotoscaling stage), so the
+        // moments map exactly: mean = A mean_z + b, cov = A cov_z A^T.
         std::vector<double> mean_z;
-        Matrix cov_z;
+        Matrix cov_z, half;
         vp_moments(vp, mean_z, cov_z);
-        std::vector<double> zero(static_cast<size_t>(dim), 0.0), unit(static_cast<size_t>(dim), 0.0);
-        std::vector<double> offset(static_cast<size_t>(dim)), scale(static_cast<size_t>(dim));
-        transform.to_original(zero.data(), offset.data());
-        for (int d = 0; d < dim; ++d) {
-            unit.assign(static_cast<size_t>(dim), 0.0);
-            unit[static_cast<size_t>(d)] = 1.0;
-            std::vector<double> image(static_cast<size_t>(dim));
-            transform.to_original(unit.data(), image.data());
-            scale[static_cast<size_t>(d)] = image[static_cast<size_t>(d)] - offset[static_cast<size_t>(d)];
-        }
-        mean.resize(static_cast<size_t>(dim));
-        cov = Matrix(dim, dim);
-        for (int i = 0; i < dim; ++i) {
-            mean[static_cast<size_t>(i)] = offset[static_cast<size_t>(i)] + scale[static_cast<size_t>(i)] * mean_z[static_cast<size_t>(i)];
-            for (int j = 0; j < dim; ++j)
-                cov(i, j) = scale[static_cast<size_t>(i)] * scale[static_cast<size_t>(j)] * cov_z(i, j);
-        }
+        const AffineMap map = transform.original_from_unbounded();
+        mean = map.b;
+        gemv(false, 1.0, map.a, mean_z.data(), 1.0, mean.data());
+        gemm(false, false, 1.0, map.a, cov_z, 0.0, half);
+        gemm(false, true, 1.0, half, map.a, 0.0, cov);
+        for (int i = 0; i < dim; ++i)
+            for (int j = 0; j < i; ++j) cov(i, j) = cov(j, i) = 0.5 * (cov(i, j) + cov(j, i));
         return;
     }
     constexpr size_t kDraws = 100000;

@@ -86,6 +86,11 @@ bool Run::ask(double* x) {
     if (static_cast<int>(pending_.size()) >= settings_.max_pending)
         throw_error(Code::state, std::to_string(pending_.size()) + " points are pending, the limit max_pending = " +
                                      std::to_string(settings_.max_pending) + "; tell or abandon one first");
+    // Never hand out a point the budget cannot take: its evaluation would be refused.
+    if (evals_.size() + static_cast<int>(pending_.size()) >= settings_.max_fun_evals)
+        throw_error(Code::state, std::to_string(evals_.size()) + " evaluations told and " + std::to_string(pending_.size()) +
+                                     " pending fill the budget max_fun_evals = " + std::to_string(settings_.max_fun_evals) +
+                                     "; tell or abandon a pending point first");
     std::vector<double> point;
     if (in_initial_design_) {
         if (design_queue_.empty())

@@ -37,7 +37,8 @@ void Run::write(Writer& out) const {
     out.u64(gp_.samples.size());
     for (const GpSample& sample : gp_.samples) out.doubles(sample.theta);
     gp_memory_.write(out);
-    vp_.write(out);
+    out.boolean(vp_.dim > 0);  // no variational posterior before the first iteration
+    if (vp_.dim > 0) vp_.write(out);
     out.u64(history_.size());
     for (const IterationRecord& r : history_) r.write(out);
     out.boolean(has_final_);
@@ -99,7 +100,10 @@ Run Run::read(Reader& in) {
             throw_error(Code::format, "a GP hyperparameter sample has the wrong length");
     }
     run.gp_memory_ = GpTrainMemory::read(in);
-    run.vp_ = VariationalPosterior::read(in);
+    if (in.boolean()) {
+        run.vp_ = VariationalPosterior::read(in);
+        if (run.vp_.dim != dim) throw_error(Code::format, "the variational posterior's dimension differs from the run's");
+    }
     const int64_t n_history = in.bounded(0, 1 << 24, "history length");
     for (int64_t i = 0; i < n_history; ++i) run.history_.push_back(IterationRecord::read(in));
     run.has_final_ = in.boolean();

@@ -100,8 +100,17 @@ enum reload_when { NEVER, EVERY_ITERATION, EVERY_CALL };
  * EVERY_ITERATION the run is reloaded after each tell that completes an iteration; with
  * EVERY_CALL after every ask and every tell, so also mid-batch with points pending. The local
  * list of pending points is rebuilt from vbmc_pending_point after each reload. */
+/* File names unique to this process: several builds may run the suite in one directory. */
+static const char *unique(const char *stem) {
+    static char names[4][128];
+    static int next = 0;
+    char *name = names[next++ % 4];
+    snprintf(name, 128, "%s.%ld", stem, (long)getpid());
+    return name;
+}
+
 static void drive(unsigned seed, int max_pending, enum reload_when when, trace *t) {
-    const char *path = "test_checkpoint_drive.ckpt";
+    const char *path = unique("test_checkpoint_drive.ckpt");
     vbmc *run = make_run(seed, max_pending, NULL);
     double pending[16][DIM];
     int n_pending = 0, done = 0;
@@ -175,7 +184,7 @@ static void test_reload_at_every_call_with_pending_points(void **state) {
 
 /* ---- Kill and resume ------------------------------------------------------------------------ */
 
-static const char *kill_ckpt = "test_checkpoint_kill.ckpt";
+static const char *kill_ckpt;
 static int in_child = 0;
 
 /* In the forked child a failed check must not return into cmocka's runner: exit instead. */
@@ -186,7 +195,7 @@ static int in_child = 0;
             fail();       \
         }                 \
     } while (0)
-static const char *kill_log = "test_checkpoint_kill.log";
+static const char *kill_log;
 
 /* Tell every pending point of a loaded run (their jobs died with the host), then go on until
  * the run finishes. In the child, each completed tell is logged after vbmc_tell returned, that
@@ -230,6 +239,8 @@ static long file_size(const char *path) {
 
 static void test_kill_and_resume(void **state) {
     (void)state;
+    kill_ckpt = unique("test_checkpoint_kill.ckpt");
+    kill_log = unique("test_checkpoint_kill.log");
     remove(kill_ckpt);
     remove(kill_log);
     /* The uninterrupted reference. */

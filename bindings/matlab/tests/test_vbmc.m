@@ -27,6 +27,14 @@ catch err
     'unknown option raises vbmc:E_OPTION');
 end
 
+try
+  VBMC([], [], -1, 1, [], struct('seed', [1 2]));
+  failures = failures + check(false, 'a non-scalar option value raises');
+catch err
+  failures = failures + check(strcmp(err.identifier, 'vbmc:E_OPTION') && ...
+    ~isempty(strfind(err.message, 'seed')), 'a non-scalar option value raises vbmc:E_OPTION');
+end
+
 run = VBMC([], [], -1, 1, [], struct('seed', 3, 'display', 'off'));
 x = run.ask();
 try

@@ -17,7 +17,8 @@ import numpy as np
 
 from . import _capi
 from ._capi import lib
-from ._constants import Status, MAX_DIM, VERSION_MAJOR, VERSION_MINOR, VERSION_PATCH  # noqa: F401
+from ._constants import (Status, MAX_DIM, VERSION_MAJOR, VERSION_MINOR, VERSION_PATCH,  # noqa: F401
+                         __version__)
 
 __all__ = ["VBMC", "Posterior", "VBMCError", "Status", "options", "version"]
 
@@ -165,21 +166,24 @@ class VBMC:
     a dict of option names (PyVBMC's, see vbmc.options()) to values.
     """
 
-    def __init__(self, lb, ub, plb, pub, x0=None, options=None, *, _handle=None):
-        if _handle is None:
-            dim = np.size(plb)
-            arrays = [_vector(v, dim, what) for v, what in
-                      ((x0, "x0"), (lb, "lb"), (ub, "ub"), (plb, "plb"), (pub, "pub"))]
-            opts = _make_options(options)
-            _handle = ctypes.POINTER(_capi.Run)()
-            try:
-                status = lib.vbmc_create(ctypes.byref(_handle), dim, *map(_ptr, arrays), opts)
-            finally:
-                lib.vbmc_opts_destroy(opts)
-            _check(status, lambda: lib.vbmc_last_error(None))
-        self._handle = _handle
-        self._finalizer = weakref.finalize(self, lib.vbmc_destroy, _handle)
-        self.dim = lib.vbmc_dim(_handle)
+    def __init__(self, lb, ub, plb, pub, x0=None, options=None):
+        dim = np.size(plb)
+        arrays = [_vector(v, dim, what) for v, what in
+                  ((x0, "x0"), (lb, "lb"), (ub, "ub"), (plb, "plb"), (pub, "pub"))]
+        opts = _make_options(options)
+        handle = ctypes.POINTER(_capi.Run)()
+        try:
+            status = lib.vbmc_create(ctypes.byref(handle), dim, *map(_ptr, arrays), opts)
+        finally:
+            lib.vbmc_opts_destroy(opts)
+        _check(status, lambda: lib.vbmc_last_error(None))
+        self._adopt(handle)
+
+    def _adopt(self, handle):
+        """Own a run handle: it is destroyed by close() or when this object is collected."""
+        self._handle = handle
+        self._finalizer = weakref.finalize(self, lib.vbmc_destroy, handle)
+        self.dim = lib.vbmc_dim(handle)
 
     @classmethod
     def load(cls, path):
@@ -187,7 +191,9 @@ class VBMC:
         handle = ctypes.POINTER(_capi.Run)()
         _check(lib.vbmc_load(ctypes.byref(handle), str(path).encode()),
                lambda: lib.vbmc_last_error(None))
-        return cls(None, None, None, None, _handle=handle)
+        run = cls.__new__(cls)
+        run._adopt(handle)
+        return run
 
     def _check(self, status):
         return _check(status, lambda: lib.vbmc_last_error(self._handle))

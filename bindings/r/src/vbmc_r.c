@@ -153,28 +153,32 @@ static SEXP r_options(void)
     return table;
 }
 
-/* Set every entry of a named list on opts; returns the failing status (opts keeps the message). */
-static vbmc_status apply_options(vbmc_opts *opts, SEXP settings)
+/* Set every entry of a named list on opts. On failure returns the status and writes the reason
+ * into message[size] (the library's sentence, or why the R value cannot be an option value). */
+static vbmc_status apply_options(vbmc_opts *opts, SEXP settings, char *message, size_t size)
 {
     SEXP names = Rf_getAttrib(settings, R_NamesSymbol);
     for (R_xlen_t i = 0; i < XLENGTH(settings); ++i) {
         SEXP value = VECTOR_ELT(settings, i);
         const char *name = Rf_translateCharUTF8(STRING_ELT(names, i));
         vbmc_status status;
-        if (XLENGTH(value) != 1)
-            status = vbmc_opts_set(opts, name, "");
-        else if (Rf_isLogical(value))
+        if (XLENGTH(value) != 1 || !(Rf_isLogical(value) || Rf_isInteger(value) ||
+                                     Rf_isReal(value) || Rf_isString(value))) {
+            snprintf(message, size, "option %s must be a single logical, number or string", name);
+            return VBMC_E_OPTION;
+        }
+        if (Rf_isLogical(value))
             status = vbmc_opts_set(opts, name, LOGICAL(value)[0] ? "true" : "false");
         else if (Rf_isInteger(value))
             status = vbmc_opts_set_int(opts, name, INTEGER(value)[0]);
         else if (Rf_isReal(value))
             status = vbmc_opts_set_double(opts, name, REAL(value)[0]);
-        else if (Rf_isString(value))
-            status = vbmc_opts_set(opts, name, Rf_translateCharUTF8(STRING_ELT(value, 0)));
         else
-            status = vbmc_opts_set(opts, name, "");
-        if (status != VBMC_OK)
+            status = vbmc_opts_set(opts, name, Rf_translateCharUTF8(STRING_ELT(value, 0)));
+        if (status != VBMC_OK) {
+            snprintf(message, size, "%s", vbmc_opts_error(opts));
             return status;
+        }
     }
     return VBMC_OK;
 }
@@ -196,9 +200,8 @@ static SEXP r_create(SEXP lb, SEXP ub, SEXP plb, SEXP pub, SEXP x0, SEXP setting
 
     if (vbmc_opts_create(&opts) != VBMC_OK)
         Rf_error("vbmc_opts_create failed");
-    status = apply_options(opts, settings);
+    status = apply_options(opts, settings, message, sizeof message);
     if (status != VBMC_OK) {
-        snprintf(message, sizeof message, "%s", vbmc_opts_error(opts));
         vbmc_opts_destroy(opts);
         raise_status(status, message);
     }

@@ -26,6 +26,10 @@ e <- caught(vbmc(plb = -1, pub = 1, options = list(no_such_option = 1)))
 check(inherits(e, "vbmc_error") && e$status_name == "VBMC_E_OPTION" &&
         grepl("no_such_option", e$library_message), "unknown option raises E_OPTION")
 
+e <- caught(vbmc(plb = -1, pub = 1, options = list(seed = c(1, 2))))
+check(inherits(e, "vbmc_error") && grepl("seed must be a single", e$library_message),
+      "an option value that is not a scalar is refused")
+
 run <- vbmc(plb = -1, pub = 1, options = list(seed = 3L, display = "off"))
 x <- vbmc_ask(run)
 e <- caught(vbmc_tell(run, x + 0.25, 0))

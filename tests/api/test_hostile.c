@@ -1,0 +1,337 @@
+/* Hostile input beyond tests/api/test_errors.c: each bad call gives its status and a message
+ * naming the argument and the value, and leaves the handle usable. Checkpoint files that are
+ * truncated at every length, corrupted at every byte, foreign, or of a future format version
+ * give VBMC_E_FORMAT, never a crash. */
+#define _POSIX_C_SOURCE 200809L
+#include <limits.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <vbmc/vbmc.h>
+
+#include "test_util.h"
+
+static const double plb2[2] = {-1, -1}, pub2[2] = {1, 1};
+
+static void assert_mentions(const char *message, const char *needle) {
+    if (strstr(message, needle) == NULL) {
+        print_error("message \"%s\" does not mention \"%s\"\n", message, needle);
+        fail();
+    }
+}
+
+static vbmc *small_run(int budget) {
+    vbmc_opts *opts = NULL;
+    vbmc *run = NULL;
+    assert_int_equal(vbmc_opts_create(&opts), VBMC_OK);
+    assert_int_equal(vbmc_opts_set(opts, "display", "off"), VBMC_OK);
+    assert_int_equal(vbmc_opts_set_int(opts, "max_fun_evals", budget), VBMC_OK);
+    assert_int_equal(vbmc_create(&run, 2, NULL, NULL, NULL, plb2, pub2, opts), VBMC_OK);
+    vbmc_opts_destroy(opts);
+    return run;
+}
+
+static double target(const double *x) { return -0.5 * (x[0] * x[0] + 2.0 * x[1] * x[1]); }
+
+static void test_create_hostile_bounds(void **state) {
+    (void)state;
+    vbmc *run = (vbmc *)0x1;
+    const double lb[2] = {-3, -3}, ub[2] = {3, 3};
+    const double nan_lb[2] = {NAN, -3}, inf_ub[2] = {3, -INFINITY}, swapped_ub[2] = {-4, 3};
+    const double nan_plb[2] = {-1, NAN}, x0_on_bound[2] = {-3, 0}, x0_inf[2] = {INFINITY, 0};
+    struct {
+        int dim;
+        const double *x0, *lb, *ub, *plb, *pub;
+        const char *needle;
+    } cases[] = {
+        {-1, NULL, NULL, NULL, plb2, pub2, "dim = -1"},
+        {INT_MIN, NULL, NULL, NULL, plb2, pub2, "dim = -2147483648"},
+        {INT_MAX, NULL, NULL, NULL, plb2, pub2, "dim = 2147483647"},
+        {2, NULL, nan_lb, ub, plb2, pub2, "lb[0] = nan"},
+        {2, NULL, lb, inf_ub, plb2, pub2, "ub[1] = -inf"},
+        {2, NULL, lb, swapped_ub, plb2, pub2, "ub[0] = -4"},
+        {2, NULL, lb, ub, nan_plb, pub2, "plb[1] = nan"},
+        {2, NULL, lb, ub, plb2, NULL, "pub"},
+        {2, x0_on_bound, lb, ub, plb2, pub2, "x0[0] = -3"},
+        {2, x0_inf, NULL, NULL, plb2, pub2, "x0[0] = inf"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i) {
+        assert_int_equal(vbmc_create(&run, cases[i].dim, cases[i].x0, cases[i].lb, cases[i].ub, cases[i].plb,
+                                     cases[i].pub, NULL),
+                         VBMC_E_ARG);
+        assert_null(run);
+        assert_mentions(vbmc_last_error(NULL), cases[i].needle);
+    }
+    /* Options inconsistent with the dimension: more initial points than the budget. */
+    vbmc_opts *opts = NULL;
+    assert_int_equal(vbmc_opts_create(&opts), VBMC_OK);
+    assert_int_equal(vbmc_opts_set_int(opts, "max_fun_evals", 5), VBMC_OK);
+    assert_int_equal(vbmc_opts_set_int(opts, "fun_eval_start", 8), VBMC_OK);
+    assert_int_equal(vbmc_create(&run, 2, NULL, NULL, NULL, plb2, pub2, opts), VBMC_E_OPTION);
+    assert_mentions(vbmc_last_error(NULL), "fun_eval_start = 8");
+    vbmc_opts_destroy(opts);
+}
+
+static void test_options_hostile_values(void **state) {
+    (void)state;
+    vbmc_opts *opts = NULL;
+    char buf[64];
+    assert_int_equal(vbmc_opts_create(NULL), VBMC_E_ARG);
+    assert_int_equal(vbmc_opts_create(&opts), VBMC_OK);
+    const char *bad[][2] = {
+        {"max_fun_evals", "-3"},  {"max_fun_evals", "1e400"}, {"max_fun_evals", ""},  {"max_fun_evals", "nan"},
+        {"tol_sd", "-1"},         {"tol_sd", "0"},          {"seed", "-1"},          {"max_pending", "0"},
+        {"do_final_boost", "2"},  {"bounded_transform", "x"}, {"checkpoint_every", "0"}, {"", "1"},
+        {"MAX_FUN_EVALS", "10"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; ++i) {
+        if (vbmc_opts_set(opts, bad[i][0], bad[i][1]) != VBMC_E_OPTION) {
+            print_error("option %s = \"%s\" was accepted\n", bad[i][0], bad[i][1]);
+            fail();
+        }
+        assert_true(strlen(vbmc_opts_error(opts)) > 0);
+        if (bad[i][0][0] != '\0') assert_mentions(vbmc_opts_error(opts), bad[i][0]);
+    }
+    assert_int_equal(vbmc_opts_set_double(opts, "max_pending", INFINITY), VBMC_E_OPTION);
+    assert_int_equal(vbmc_opts_set_double(opts, "seed", 1e300), VBMC_E_OPTION);
+    assert_int_equal(vbmc_opts_set_int(opts, "max_fun_evals", LLONG_MIN), VBMC_E_OPTION);
+    assert_int_equal(vbmc_opts_set_int(opts, "checkpoint_file", 3), VBMC_E_OPTION);
+    assert_int_equal(vbmc_opts_get(opts, "no_such", buf, sizeof buf), VBMC_E_OPTION);
+    assert_mentions(vbmc_opts_error(opts), "no_such");
+    assert_int_equal(vbmc_opts_get(opts, "seed", NULL, 10), VBMC_E_ARG);
+    assert_int_equal(vbmc_opts_get(opts, "seed", buf, 0), VBMC_E_ARG);
+    assert_int_equal(vbmc_opts_set(NULL, "seed", "1"), VBMC_E_ARG);
+    assert_non_null(vbmc_opts_error(NULL));
+    /* Nothing changed; the object still works. */
+    assert_int_equal(vbmc_opts_get(opts, "max_fun_evals", buf, sizeof buf), VBMC_OK);
+    assert_string_equal(buf, "50*(D+2)");
+    assert_int_equal(vbmc_opts_set(opts, "max_fun_evals", "30"), VBMC_OK);
+    assert_string_equal(vbmc_opts_error(opts), "");
+    vbmc_opts_destroy(opts);
+}
+
+/* Asks and tells that are not valid now, then the run carries on to the end; after it ends,
+ * ask answers VBMC_DONE and every tell is refused. */
+static void test_calls_out_of_order(void **state) {
+    (void)state;
+    vbmc *run = small_run(20);
+    double x[2], y[2], v;
+    assert_int_equal(vbmc_ask(run, NULL), VBMC_E_ARG);
+    assert_mentions(vbmc_last_error(run), "x");
+    assert_int_equal(vbmc_ask(run, x), VBMC_OK);
+    assert_int_equal(vbmc_tell(run, x, target(x), NAN), VBMC_E_ARG);
+    assert_mentions(vbmc_last_error(run), "log_joint_sd = nan");
+    assert_int_equal(vbmc_tell(run, x, target(x), -INFINITY), VBMC_E_ARG);
+    /* A point that differs in the last bit is not the asked one. */
+    memcpy(y, x, sizeof y);
+    y[1] = nextafter(y[1], INFINITY);
+    assert_int_equal(vbmc_tell(run, y, target(y), 0.0), VBMC_E_STATE);
+    assert_int_equal(vbmc_abandon(run, y), VBMC_E_STATE);
+    assert_int_equal(vbmc_abandon(run, NULL), VBMC_E_ARG);
+    assert_int_equal(vbmc_pending_point(run, -1, y), VBMC_E_ARG);
+    assert_mentions(vbmc_last_error(run), "i = -1");
+    assert_int_equal(vbmc_pending_point(run, 1, y), VBMC_E_ARG);
+    assert_int_equal(vbmc_pending_point(run, 0, NULL), VBMC_E_ARG);
+    assert_int_equal(vbmc_stat(run, NULL, &v), VBMC_E_ARG);
+    assert_int_equal(vbmc_stat(run, "iteration", NULL), VBMC_E_ARG);
+    /* tell_extra outside the hard bounds of a bounded run is refused; inside it is kept. */
+    assert_int_equal(vbmc_tell(run, x, target(x), 0.0), VBMC_OK);
+    const double extra[2] = {0.25, -0.5};
+    assert_int_equal(vbmc_tell_extra(run, extra, target(extra), 0.0), VBMC_OK);
+    assert_int_equal(vbmc_tell_extra(run, extra, target(extra), -1.0), VBMC_E_ARG);
+    assert_int_equal(vbmc_stat(run, "func_count", &v), VBMC_OK);
+    assert_close(v, 2.0, 0.0);
+    assert_int_equal(vbmc_run(run, NULL, NULL), VBMC_E_ARG);
+    assert_mentions(vbmc_last_error(run), "f");
+    assert_int_equal(vbmc_set_logger(NULL, NULL, NULL), VBMC_E_ARG);
+    while (vbmc_ask(run, x) == VBMC_OK) assert_int_equal(vbmc_tell(run, x, target(x), 0.0), VBMC_OK);
+    assert_int_equal(vbmc_stat(run, "finished", &v), VBMC_OK);
+    assert_close(v, 1.0, 0.0);
+    for (int i = 0; i < 3; ++i) assert_int_equal(vbmc_ask(run, x), VBMC_DONE);
+    assert_int_equal(vbmc_tell(run, x, target(x), 0.0), VBMC_E_STATE);
+    assert_int_equal(vbmc_tell_extra(run, extra, target(extra), 0.0), VBMC_E_STATE);
+    assert_mentions(vbmc_last_error(run), "finished");
+    vbmc_post *post = NULL;
+    assert_int_equal(vbmc_posterior(run, NULL), VBMC_E_ARG);
+    assert_int_equal(vbmc_posterior(run, &post), VBMC_OK);
+    /* Posterior calls with bad arguments. */
+    double lp, mean[2];
+    const double nan_point[2] = {0, NAN};
+    assert_int_equal(vbmc_post_log_pdf(post, 1, nan_point, &lp), VBMC_E_ARG);
+    assert_mentions(vbmc_last_error(NULL), "x[1]");
+    assert_int_equal(vbmc_post_log_pdf(post, 1, NULL, &lp), VBMC_E_ARG);
+    assert_int_equal(vbmc_post_sample(post, 3, 1, NULL), VBMC_E_ARG);
+    assert_int_equal(vbmc_post_sample(post, SIZE_MAX, 1, mean), VBMC_E_ARG);
+    assert_int_equal(vbmc_post_moments(post, NULL, NULL), VBMC_E_ARG);
+    assert_int_equal(vbmc_post_save(post, NULL), VBMC_E_ARG);
+    assert_int_equal(vbmc_post_save(post, "/nonexistent/dir/p.post"), VBMC_E_IO);
+    assert_int_equal(vbmc_post_moments(post, mean, NULL), VBMC_OK);
+    assert_true(isfinite(mean[0]) && isfinite(mean[1]));
+    vbmc_post_destroy(post);
+    vbmc_destroy(run);
+}
+
+/* ---- Checkpoint files ----------------------------------------------------------------------- */
+
+static unsigned char *read_all(const char *path, size_t *size) {
+    FILE *f = fopen(path, "rb");
+    assert_non_null(f);
+    fseek(f, 0, SEEK_END);
+    *size = (size_t)ftell(f);
+    fseek(f, 0, SEEK_SET);
+    unsigned char *bytes = malloc(*size);
+    assert_int_equal(fread(bytes, 1, *size, f), *size);
+    fclose(f);
+    return bytes;
+}
+
+static void write_all(const char *path, const unsigned char *bytes, size_t size) {
+    FILE *f = fopen(path, "wb");
+    assert_non_null(f);
+    assert_int_equal(fwrite(bytes, 1, size, f), size);
+    fclose(f);
+}
+
+/* The container's CRC-32 (IEEE, reflected), to craft files whose checksum is right. */
+static uint32_t crc32_of(const unsigned char *data, size_t size) {
+    uint32_t crc = 0xFFFFFFFFu;
+    for (size_t i = 0; i < size; ++i) {
+        crc ^= data[i];
+        for (int k = 0; k < 8; ++k) crc = (crc >> 1) ^ (0xEDB88320u & (0u - (crc & 1u)));
+    }
+    return ~crc;
+}
+
+static uint64_t get_u64(const unsigned char *p) {
+    uint64_t v = 0;
+    for (int i = 7; i >= 0; --i) v = (v << 8) | p[i];
+    return v;
+}
+
+/* Container layout (src/io/file_format.hpp): magic[8] | format u32 | version text (u64 length +
+ * bytes) | payload length u64 | payload | CRC-32 u32. Returns the payload offset. */
+static size_t payload_offset(const unsigned char *bytes) { return 8 + 4 + 8 + (size_t)get_u64(bytes + 12) + 8; }
+
+static void reseal(unsigned char *bytes, size_t size) {
+    const size_t start = payload_offset(bytes);
+    const uint32_t crc = crc32_of(bytes + start, size - 4 - start);
+    for (int i = 0; i < 4; ++i) bytes[size - 4 + (size_t)i] = (unsigned char)(crc >> (8 * i));
+}
+
+static vbmc_status load_status(const char *path) {
+    vbmc *run = (vbmc *)0x1;
+    const vbmc_status status = vbmc_load(&run, path);
+    if (status != VBMC_OK && status != VBMC_E_FORMAT)
+        print_error("vbmc_load: %s: %s\n", vbmc_status_name(status), vbmc_last_error(NULL));
+    if (status == VBMC_OK) {
+        double x[2];
+        assert_non_null(run);
+        assert_true(vbmc_ask(run, x) <= VBMC_DONE); /* the loaded run answers */
+        vbmc_destroy(run);
+    } else {
+        assert_null(run);
+        assert_true(strlen(vbmc_last_error(NULL)) > 0);
+    }
+    return status;
+}
+
+static void test_checkpoint_files(void **state) {
+    (void)state;
+    char good_path[64], path[64]; /* unique: several builds may run the suite in one directory */
+    snprintf(good_path, sizeof good_path, "test_hostile_good.ckpt.%ld", (long)getpid());
+    snprintf(path, sizeof path, "test_hostile_bad.ckpt.%ld", (long)getpid());
+    /* A real checkpoint after the first iteration (surrogate and posterior present). */
+    vbmc *run = small_run(30);
+    double x[2], iteration = 0;
+    while (iteration < 1 && vbmc_ask(run, x) == VBMC_OK) {
+        assert_int_equal(vbmc_tell(run, x, target(x), 0.0), VBMC_OK);
+        assert_int_equal(vbmc_stat(run, "iteration", &iteration), VBMC_OK);
+    }
+    assert_int_equal(vbmc_save(run, NULL), VBMC_E_ARG);
+    assert_int_equal(vbmc_save(run, good_path), VBMC_OK);
+    size_t size;
+    unsigned char *good = read_all(good_path, &size);
+    unsigned char *bad = malloc(size + 16);
+    assert_int_equal(load_status(good_path), VBMC_OK);
+
+    /* Truncated at every length. */
+    for (size_t n = 0; n < size; ++n) {
+        write_all(path, good, n);
+        assert_int_equal(load_status(path), VBMC_E_FORMAT);
+    }
+    /* Trailing bytes. */
+    memcpy(bad, good, size);
+    bad[size] = 0;
+    write_all(path, bad, size + 1);
+    assert_int_equal(load_status(path), VBMC_E_FORMAT);
+    /* Every byte flipped: caught by the magic, the lengths or the checksum. Only the bytes of
+     * the writer's version text are informational. */
+    const size_t version_start = 20, version_end = 20 + (size_t)get_u64(good + 12);
+    for (size_t i = 0; i < size; ++i) {
+        memcpy(bad, good, size);
+        bad[i] ^= (unsigned char)(1u << (i % 8));
+        write_all(path, bad, size);
+        const vbmc_status status = load_status(path);
+        if (i >= version_start && i < version_end) assert_true(status == VBMC_OK || status == VBMC_E_FORMAT);
+        else assert_int_equal(status, VBMC_E_FORMAT);
+    }
+    /* A future format version. */
+    memcpy(bad, good, size);
+    bad[8] = 2;
+    write_all(path, bad, size);
+    assert_int_equal(load_status(path), VBMC_E_FORMAT);
+    assert_mentions(vbmc_last_error(NULL), "format version 2");
+    /* Resealed payloads (right checksum, wrong content): flipped bytes and zeroed tails must be
+     * caught by the payload reader. */
+    const size_t start = payload_offset(good), end = size - 4;
+    for (size_t i = start; i < end; i += 7) {
+        memcpy(bad, good, size);
+        bad[i] ^= 0xFF;
+        reseal(bad, size);
+        write_all(path, bad, size);
+        const vbmc_status status = load_status(path);
+        assert_true(status == VBMC_OK || status == VBMC_E_FORMAT);
+    }
+    for (size_t i = start; i < end; i += 13) {
+        memcpy(bad, good, size);
+        memset(bad + i, 0xFF, end - i < 8 ? end - i : 8);
+        reseal(bad, size);
+        write_all(path, bad, size);
+        const vbmc_status status = load_status(path);
+        assert_true(status == VBMC_OK || status == VBMC_E_FORMAT);
+    }
+    /* A posterior file is foreign to vbmc_load, and a checkpoint to vbmc_post_load. */
+    vbmc_post *post = NULL;
+    assert_int_equal(vbmc_posterior(run, &post), VBMC_OK);
+    assert_int_equal(vbmc_post_save(post, path), VBMC_OK);
+    vbmc_post_destroy(post);
+    assert_int_equal(load_status(path), VBMC_E_FORMAT);
+    assert_mentions(vbmc_last_error(NULL), "not a libvbmc checkpoint");
+    post = (vbmc_post *)0x1;
+    assert_int_equal(vbmc_post_load(&post, good_path), VBMC_E_FORMAT);
+    assert_null(post);
+    assert_int_equal(vbmc_post_load(&post, NULL), VBMC_E_ARG);
+    assert_int_equal(vbmc_load(NULL, good_path), VBMC_E_ARG);
+    /* A directory is not a file. */
+    assert_true(load_status(".") == VBMC_E_IO || load_status(".") == VBMC_E_FORMAT);
+    /* The run that saved is untouched by all this. */
+    while (vbmc_ask(run, x) == VBMC_OK) assert_int_equal(vbmc_tell(run, x, target(x), 0.0), VBMC_OK);
+    free(good);
+    free(bad);
+    remove(path);
+    remove(good_path);
+    vbmc_destroy(run);
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_create_hostile_bounds),
+        cmocka_unit_test(test_options_hostile_values),
+        cmocka_unit_test(test_calls_out_of_order),
+        cmocka_unit_test(test_checkpoint_files),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,106 @@
+/* Writes the seed corpora of the fuzz targets (tests/fuzz/corpus/<target>/) from real runs:
+ * checkpoints during the initial design, after the first iterations and at the end, with and
+ * without pending points, bounded and unbounded; posterior files; option lists; API scripts.
+ * The load / post_load seeds start with the mode byte of their target (0: the file as is).
+ *   cc make_corpus.c -lvbmc -lm && ./a.out tests/fuzz/corpus */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <vbmc/vbmc.h>
+
+static const char *root;
+
+static void copy_with_mode(const char *from, const char *target, const char *name) {
+    char to[512];
+    snprintf(to, sizeof to, "%s/%s/%s", root, target, name);
+    FILE *in = fopen(from, "rb"), *out = fopen(to, "wb");
+    if (!in || !out) exit(1);
+    fputc(0, out);
+    int c;
+    while ((c = fgetc(in)) != EOF) fputc(c, out);
+    fclose(in);
+    fclose(out);
+    remove(from);
+}
+
+static void write_text(const char *target, const char *name, const void *bytes, size_t size) {
+    char to[512];
+    snprintf(to, sizeof to, "%s/%s/%s", root, target, name);
+    FILE *out = fopen(to, "wb");
+    if (!out) exit(1);
+    fwrite(bytes, 1, size, out);
+    fclose(out);
+}
+
+static double target(const double *x, int dim) {
+    double q = 0;
+    for (int d = 0; d < dim; ++d) q += (x[d] - 0.2) * (x[d] - 0.2);
+    return -0.5 * q;
+}
+
+/* Runs and saves a checkpoint after `stop_after` tells (leaving `pending` asked points), and a
+ * posterior file when there is one. */
+static void snapshot(const char *name, int dim, int bounded, int budget, int stop_after, int pending) {
+    const double lb[3] = {-3, -3, 0}, ub[3] = {3, INFINITY, 5}, plb[3] = {-1, -1, 0.5}, pub[3] = {1, 1.5, 2};
+    vbmc_opts *opts = NULL;
+    vbmc *run = NULL;
+    vbmc_opts_create(&opts);
+    vbmc_opts_set(opts, "display", "off");
+    vbmc_opts_set_int(opts, "max_fun_evals", budget);
+    vbmc_opts_set_int(opts, "max_pending", 4);
+    vbmc_opts_set_int(opts, "ns_gp_max", 4);
+    vbmc_opts_set_int(opts, "min_final_components", 4);
+    if (vbmc_create(&run, dim, NULL, bounded ? lb : NULL, bounded ? ub : NULL, plb, pub, opts) != VBMC_OK) exit(2);
+    vbmc_opts_destroy(opts);
+    double x[3];
+    for (int told = 0; told < stop_after && vbmc_ask(run, x) == VBMC_OK; ++told)
+        vbmc_tell(run, x, told % 7 == 3 ? NAN : target(x, dim), 0.0);
+    for (int i = 0; i < pending; ++i) vbmc_ask(run, x);
+    char file[600];
+    vbmc_save(run, "corpus.tmp");
+    snprintf(file, sizeof file, "%s.ckpt", name);
+    copy_with_mode("corpus.tmp", "load", file);
+    vbmc_post *post = NULL;
+    if (vbmc_posterior(run, &post) == VBMC_OK) {
+        vbmc_post_save(post, "corpus.tmp");
+        snprintf(file, sizeof file, "%s.post", name);
+        copy_with_mode("corpus.tmp", "post_load", file);
+        vbmc_post_destroy(post);
+    }
+    vbmc_destroy(run);
+}
+
+int main(int argc, char **argv) {
+    root = argc > 1 ? argv[1] : "tests/fuzz/corpus";
+    snapshot("design_1d", 1, 0, 15, 2, 1);
+    snapshot("design_3d_bounded", 3, 1, 20, 5, 2);
+    snapshot("iter1_2d", 2, 0, 25, 11, 0);
+    snapshot("iter2_2d_bounded", 2, 1, 25, 17, 1);
+    snapshot("finished_1d", 1, 0, 14, 14, 0);
+    snapshot("finished_3d_bounded", 3, 1, 20, 20, 0);
+    const char *option_lists[] = {
+        "max_fun_evals=30\nseed=4\ndisplay=off\n",
+        "fun_eval_start=3\nmax_pending=4\ndo_final_boost=false\nbounded_transform=logit\n",
+        "tol_sd=1e-3\ntol_skl=0.5\nwarmup=false\nsearch_acq_fcn=us\n",
+        "checkpoint_every=3\nns_search=100\nmin_final_components=2\nelbo_starts=1\n",
+        "max_fun_evals=50*(D+2)\nseed=-1\nbogus=1\n=\n",
+    };
+    for (size_t i = 0; i < sizeof option_lists / sizeof option_lists[0]; ++i) {
+        char name[32];
+        snprintf(name, sizeof name, "options_%zu", i);
+        write_text("options", name, option_lists[i], strlen(option_lists[i]));
+    }
+    /* API scripts: header bytes (dim, seed, budget, start, pending, boost, bounded) then ops. */
+    unsigned char script[256];
+    for (int s = 0; s < 4; ++s) {
+        const unsigned char header[7] = {(unsigned char)s, (unsigned char)(7 * s), 4, 2, (unsigned char)s, 0, (unsigned char)s};
+        memcpy(script, header, sizeof header);
+        for (size_t i = sizeof header; i < sizeof script; ++i) script[i] = (unsigned char)((i * (s + 3)) % 12 < 7 ? 0 : i * 31 + s);
+        char name[32];
+        snprintf(name, sizeof name, "api_%d", s);
+        write_text("api", name, script, sizeof script);
+    }
+    return 0;
+}
