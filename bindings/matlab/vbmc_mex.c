@@ -266,9 +266,7 @@ static void run_command(const char *command, int nlhs, mxArray **plhs, int nrhs,
     vbmc *run = (vbmc *)lookup(prhs[1], KIND_RUN);
     const size_t dim = (size_t)vbmc_dim(run);
     (void)nlhs;
-    if (strcmp(command, "destroy") == 0) {
-        unregister(prhs[1], KIND_RUN);
-    } else if (strcmp(command, "dim") == 0) {
+    if (strcmp(command, "dim") == 0) {
         plhs[0] = mxCreateDoubleScalar((double)dim);
     } else if (strcmp(command, "ask") == 0) {
         /* [x, status]: x is 1 x dim, or [] when status is VBMC_DONE. */
@@ -322,9 +320,7 @@ static void post_command(const char *command, int nlhs, mxArray **plhs, int nrhs
     vbmc_post *post = (vbmc_post *)lookup(prhs[1], KIND_POST);
     const size_t dim = (size_t)vbmc_post_dim(post);
     (void)nlhs;
-    if (strcmp(command, "post_destroy") == 0) {
-        unregister(prhs[1], KIND_POST);
-    } else if (strcmp(command, "post_info") == 0) {
+    if (strcmp(command, "post_info") == 0) {
         /* [dim, components, elbo, elbo_sd] */
         double elbo = 0.0, elbo_sd = 0.0;
         check_post(vbmc_post_elbo(post, &elbo, &elbo_sd), "vbmc_post_elbo");
@@ -403,6 +399,10 @@ void mexFunction(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[])
         plhs[0] = register_handle(post, KIND_POST);
     } else if (nrhs < 2) {
         mexErrMsgIdAndTxt("vbmc:E_ARG", "vbmc_mex('%s', handle, ...) needs a handle", command);
+    } else if (strcmp(command, "destroy") == 0 || strcmp(command, "post_destroy") == 0) {
+        /* Like free(NULL): an id that is not live (already released, or released with the MEX
+         * file when Octave/MATLAB exits before the objects are deleted) is ignored. */
+        unregister(prhs[1], strcmp(command, "destroy") == 0 ? KIND_RUN : KIND_POST);
     } else if (strncmp(command, "post_", 5) == 0) {
         post_command(command, nlhs, plhs, nrhs, prhs);
     } else {

@@ -60,13 +60,16 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     check(vbmc_opts_create(&opts) == VBMC_OK);
     vbmc_opts_set(opts, "display", "off");
     vbmc_opts_set_int(opts, "seed", in.byte());
-    vbmc_opts_set_int(opts, "max_fun_evals", 12 + in.byte() % 20);
-    vbmc_opts_set_int(opts, "fun_eval_start", 3 + in.byte() % 6);
+    vbmc_opts_set_int(opts, "max_fun_evals", 6 + in.byte() % 14);
+    vbmc_opts_set_int(opts, "fun_eval_start", 3 + in.byte() % 4);
+    vbmc_opts_set_int(opts, "fun_evals_per_iter", 1 + in.byte() % 3);
+    vbmc_opts_set_int(opts, "elbo_starts", 1);
+    vbmc_opts_set_int(opts, "ns_gp_max_warmup", 2);
     vbmc_opts_set_int(opts, "max_pending", 1 + in.byte() % 3);
     vbmc_opts_set_int(opts, "ns_search", 64);
     vbmc_opts_set_int(opts, "search_max_fun_evals", 40);
-    vbmc_opts_set_int(opts, "ns_gp_max", 4);
-    vbmc_opts_set_int(opts, "min_final_components", 4);
+    vbmc_opts_set_int(opts, "ns_gp_max", 2);
+    vbmc_opts_set_int(opts, "min_final_components", 2);
     vbmc_opts_set(opts, "do_final_boost", (in.byte() & 1) ? "true" : "false");
     std::vector<double> lb(static_cast<size_t>(dim)), ub(static_cast<size_t>(dim)), plb(static_cast<size_t>(dim)),
         pub(static_cast<size_t>(dim));
@@ -81,7 +84,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     check(vbmc_create(&run, dim, nullptr, bounded ? lb.data() : nullptr, bounded ? ub.data() : nullptr, plb.data(),
                       pub.data(), opts) == VBMC_OK);
     vbmc_opts_destroy(opts);
-    const std::string path = "/tmp/vbmc_fuzz_api_" + std::to_string(static_cast<long>(getpid()));
+    const std::string path = std::string(access("/dev/shm", W_OK) == 0 ? "/dev/shm" : "/tmp") + std::string("/vbmc_fuzz_api_") + std::to_string(static_cast<long>(getpid()));
     std::vector<double> x(static_cast<size_t>(dim)), y(static_cast<size_t>(dim));
     double v;
     for (int step = 0; step < 200 && !in.empty(); ++step) {

@@ -92,10 +92,10 @@ int main(int argc, char **argv) {
         snprintf(name, sizeof name, "options_%zu", i);
         write_text("options", name, option_lists[i], strlen(option_lists[i]));
     }
-    /* API scripts: header bytes (dim, seed, budget, start, pending, boost, bounded) then ops. */
+    /* API scripts: header bytes (dim, seed, budget, start, per_iter, pending, boost, bounded), ops. */
     unsigned char script[256];
     for (int s = 0; s < 4; ++s) {
-        const unsigned char header[7] = {(unsigned char)s, (unsigned char)(7 * s), 4, 2, (unsigned char)s, 0, (unsigned char)s};
+        const unsigned char header[8] = {(unsigned char)s, (unsigned char)(7 * s), 4, 2, 1, (unsigned char)s, 0, (unsigned char)s};
         memcpy(script, header, sizeof header);
         for (size_t i = sizeof header; i < sizeof script; ++i) script[i] = (unsigned char)((i * (s + 3)) % 12 < 7 ? 0 : i * 31 + s);
         char name[32];
