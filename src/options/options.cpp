@@ -53,6 +53,12 @@ const std::vector<OptionSpec> kTable = {
     {"bounded_transform", OptionType::text, "probit", "Transform of bounded coordinates: probit or logit", 0, 0, "probit|logit"},
     {"search_max_fun_evals", OptionType::integer, "500*(D+2)", "Budget of acquisition evaluations of CMA-ES per point", 1, kIntMax, nullptr},
     {"ns_search", OptionType::integer, "8192", "Number of candidate points scored before the acquisition search", 1, kIntMax, nullptr},
+    {"warp_rotoscaling", OptionType::boolean, "true", "Periodically rotate and rescale the inference space to whiten the posterior", 0, 1, nullptr},
+    {"warp_every_iters", OptionType::integer, "5", "Iterations between rotoscaling attempts (times the number of past attempts)", 1, kIntMax, nullptr},
+    {"warp_min_k", OptionType::integer, "5", "Minimum number of mixture components before rotoscaling", 1, kIntMax, nullptr},
+    {"warp_tol_reliability", OptionType::real, "3", "Reliability index below which rotoscaling is attempted", 0, kInf, nullptr},
+    {"warp_tol_improvement", OptionType::real, "0.1", "ELBO gain a rotoscaling must bring to be kept", 0, kInf, nullptr},
+    {"warp_roto_corr_thresh", OptionType::real, "0.05", "Correlations below this are ignored by rotoscaling", 0, 1, nullptr},
     {"checkpoint_file", OptionType::text, "", "Save a checkpoint to this file automatically (\"\" = never)", 0, 0, nullptr},
     {"checkpoint_every", OptionType::integer, "1", "With checkpoint_file: save after every N tells", 1, kIntMax, nullptr},
 };
@@ -249,6 +255,12 @@ Settings Settings::resolve(const OptionValues& values, int dim) {
     s.bounded_transform = text("bounded_transform", "probit");
     s.search_max_fun_evals = integer("search_max_fun_evals", 500 * (d + 2));
     s.ns_search = integer("ns_search", 8192);
+    s.warp_rotoscaling = num("warp_rotoscaling", 1) != 0.0;
+    s.warp_every_iters = integer("warp_every_iters", 5);
+    s.warp_min_k = integer("warp_min_k", 5);
+    s.warp_tol_reliability = num("warp_tol_reliability", 3);
+    s.warp_tol_improvement = num("warp_tol_improvement", 0.1);
+    s.warp_roto_corr_thresh = num("warp_roto_corr_thresh", 0.05);
     s.checkpoint_file = text("checkpoint_file", "");
     s.checkpoint_every = integer("checkpoint_every", 1);
     return s;

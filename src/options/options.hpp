@@ -69,6 +69,9 @@ struct Settings {
     bool rank_criterion;
     std::string bounded_transform;
     int search_max_fun_evals, ns_search;
+    bool warp_rotoscaling;
+    int warp_every_iters, warp_min_k;
+    double warp_tol_reliability, warp_tol_improvement, warp_roto_corr_thresh;
     std::string checkpoint_file;
     int checkpoint_every;
 

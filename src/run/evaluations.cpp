@@ -59,6 +59,28 @@ GpData EvaluationLog::training_data(const std::vector<int>& index, int dim) cons
     return data;
 }
 
+GpData EvaluationLog::training_data(const std::vector<int>& index, const ParameterTransform& transform) const {
+    const int dim = transform.dim();
+    GpData data;
+    data.x = Matrix(0, dim);
+    std::vector<double> z(static_cast<size_t>(dim));
+    for (int i : index) {
+        const Evaluation& e = evals_[static_cast<size_t>(i)];
+        transform.to_unbounded(e.x.data(), z.data());
+        data.x.append_row(z.data(), dim);
+        data.y.push_back(e.log_joint + transform.log_abs_det_jacobian(z.data()));
+        data.s2.push_back(e.log_joint_sd * e.log_joint_sd);
+    }
+    return data;
+}
+
+void EvaluationLog::remap(const ParameterTransform& transform) {
+    for (Evaluation& e : evals_) {
+        transform.to_unbounded(e.x.data(), e.z.data());
+        e.log_jacobian = transform.log_abs_det_jacobian(e.z.data());
+    }
+}
+
 double EvaluationLog::max_training_value() const {
     double best = -INFINITY;
     for (const Evaluation& e : evals_)

@@ -38,6 +38,10 @@ public:
     std::vector<int> training_index() const;
     // Training data of those evaluations (transformed space; s2 = SD^2).
     GpData training_data(const std::vector<int>& index, int dim) const;
+    // The same points mapped by another transform (for surrogates of earlier iterations).
+    GpData training_data(const std::vector<int>& index, const ParameterTransform& transform) const;
+    // Recompute every z and log-Jacobian after the transform changed.
+    void remap(const ParameterTransform& transform);
     // Largest finite transformed log joint among the training points (-inf if none).
     double max_training_value() const;
 

@@ -18,6 +18,7 @@ void IterationRecord::write(Writer& out) const {
     out.i64(pruned);
     out.i64(n_gp_samples);
     vp.write(out);
+    transform.write(out);
     out.u64(gp_thetas.size());
     for (const auto& theta : gp_thetas) out.doubles(theta);
     out.ints(train_index);
@@ -41,6 +42,7 @@ IterationRecord IterationRecord::read(Reader& in) {
     r.pruned = static_cast<int>(in.bounded(0, 1 << 30, "pruned"));
     r.n_gp_samples = static_cast<int>(in.bounded(0, 1 << 30, "n_gp_samples"));
     r.vp = VariationalPosterior::read(in);
+    r.transform = ParameterTransform::read(in);
     const int64_t n_thetas = in.bounded(0, 1 << 20, "number of GP samples");
     for (int64_t i = 0; i < n_thetas; ++i) r.gp_thetas.push_back(in.doubles());
     r.train_index = in.ints();

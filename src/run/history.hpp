@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "io/serial.hpp"
+#include "transforms/parameter_transform.hpp"
 #include "vp/vp.hpp"
 
 namespace libvbmc {
@@ -26,6 +27,7 @@ struct IterationRecord {
     int pruned = 0;            // components pruned by this iteration's optimisation
     int n_gp_samples = 0;
     VariationalPosterior vp;
+    ParameterTransform transform;                // the space vp and gp_thetas live in
     std::vector<std::vector<double>> gp_thetas;  // the surrogate's hyperparameter samples
     std::vector<int> train_index;                // which evaluations formed its training set
     std::string action;

@@ -113,6 +113,8 @@ void Run::end_iteration() {
     record.warmup = warmup_;
     std::vector<std::string> actions;
     if (iteration_ == 0 && warmup_) actions.push_back("start warm-up");
+    if (!carried_action_.empty()) actions.push_back(carried_action_);
+    carried_action_.clear();
     train_surrogate(record);
     if (!record.action.empty()) actions.push_back(record.action);
 
@@ -135,6 +137,7 @@ void Run::end_iteration() {
     record.lcb_max = surrogate_lcb_max(gp_, settings_.elcbo_impro_weight);
     record.func_count = evals_.size();
     record.vp = vp_;
+    record.transform = transform_;
     history_.push_back(record);
 
     // Termination (paper 3.7).
@@ -150,10 +153,12 @@ void Run::end_iteration() {
         termination_message_ = "reached the maximum number of iterations (max_iter)";
     }
     now.stable = is_stable(history_, settings_);
-    if (now.stable) {
+    // After a rotoscaling the solution must settle for a third of the window before stopping.
+    const bool settled = iteration_ - last_successful_warping_ >= stable_window(settings_) / 3.0;
+    if (now.stable) actions.push_back("stable");
+    if (now.stable && settled) {
         finish_now = true;
         termination_message_ = "the variational solution was stable for tol_stable_count evaluations";
-        actions.push_back("stable");
     }
     if (evals_.size() < settings_.min_fun_evals || iteration_ < settings_.min_iter) finish_now = false;
 
@@ -168,7 +173,13 @@ void Run::end_iteration() {
     search_gp_ = gp_;
     batch_told_ = 0;
     in_initial_design_ = false;
-    if (finish_now) finish();
+    if (finish_now) {
+        finish();
+        return;
+    }
+    // An accepted rotoscaling is followed by an iteration without new points (PyVBMC skips
+    // active sampling after warping).
+    if (warping_due() && try_rotoscaling()) end_iteration();
 }
 
 // PyVBMC _setup_vbmc_after_warmup: accept the end of warm-up (or, on a false alarm, only trim)
@@ -209,7 +220,7 @@ void Run::end_warmup(std::vector<std::string>& actions) {
 Gp Run::surrogate_of(const IterationRecord& record) const {
     Gp gp;
     gp.dim = dim_;
-    gp.data = evals_.training_data(record.train_index, dim_);
+    gp.data = evals_.training_data(record.train_index, record.transform);
     for (const auto& theta : record.gp_thetas) gp.samples.push_back(gp_posterior(gp.data, theta));
     return gp;
 }
@@ -221,7 +232,7 @@ void Run::finish() {
     const int best = best_iteration(history_, settings_);
     const IterationRecord& chosen = history_[static_cast<size_t>(best)];
     converged_ = chosen.stable;
-    final_.transform = transform_;
+    final_.transform = chosen.transform;
     final_.vp = chosen.vp;
     final_.elbo = chosen.elbo;
     final_.elbo_sd = chosen.elbo_sd;

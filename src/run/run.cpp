@@ -33,6 +33,8 @@ Run::Run(int dim, const double* x0, const double* lb, const double* ub, const do
     const std::vector<double> lower = lb ? std::vector<double>(lb, lb + dim) : std::vector<double>(static_cast<size_t>(dim), -INFINITY);
     const std::vector<double> upper = ub ? std::vector<double>(ub, ub + dim) : std::vector<double>(static_cast<size_t>(dim), INFINITY);
     transform_ = ParameterTransform(dim, lower.data(), upper.data(), plb, pub, kind);
+    plb_x_.assign(plb, plb + dim);
+    pub_x_.assign(pub, pub + dim);
     plb_z_.resize(static_cast<size_t>(dim));
     pub_z_.resize(static_cast<size_t>(dim));
     transform_.to_unbounded(plb, plb_z_.data());

@@ -67,6 +67,8 @@ private:
     void end_warmup(std::vector<std::string>& actions);
     Gp surrogate_of(const IterationRecord& record) const;
     void finish();
+    bool warping_due() const;
+    bool try_rotoscaling();
     GpTrainSettings gp_train_settings() const;
     VpOptimSettings vp_optim_settings() const;
     AcqSettings acq_settings() const;
@@ -84,6 +86,7 @@ private:
     ParameterTransform transform_;
     std::vector<double> plb_z_, pub_z_;  // plausible box in the transformed space
     std::vector<double> lb_z_, ub_z_;    // hard bounds in the transformed space (infinite)
+    std::vector<double> plb_x_, pub_x_;  // plausible box as given (original space)
 
     // Evolving state (all written to checkpoints).
     Rng rng_;
@@ -102,6 +105,11 @@ private:
     int stop_sampling_n_ = 0;       // training-set size at which GP sampling stopped (0: sampling)
     std::vector<int> data_trim_list_;
     int tells_since_checkpoint_ = 0;
+    int warping_count_ = 0;              // rotoscalings attempted (an undone one counts twice)
+    int last_warping_ = kNever;          // iteration of the last attempt
+    int last_successful_warping_ = kNever;
+    std::string carried_action_;         // logged with the next iteration's row
+    static constexpr int kNever = -1000000;
     std::vector<int> gp_train_index_;  // evaluations forming gp_'s training set
     Gp gp_;                          // surrogate of the last iteration
     Gp search_gp_;                   // gp_ plus the values told since (rank-1 updates)

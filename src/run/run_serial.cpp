@@ -12,6 +12,8 @@ void Run::write(Writer& out) const {
     out.i64(dim_);
     option_values_.write(out);
     transform_.write(out);
+    out.doubles(plb_x_);
+    out.doubles(pub_x_);
     out.doubles(plb_z_);
     out.doubles(pub_z_);
     out.doubles(lb_search_);
@@ -33,6 +35,10 @@ void Run::write(Writer& out) const {
     out.i64(stop_sampling_n_);
     out.ints(data_trim_list_);
     out.i64(tells_since_checkpoint_);
+    out.i64(warping_count_);
+    out.i64(last_warping_);
+    out.i64(last_successful_warping_);
+    out.text(carried_action_);
     out.ints(gp_train_index_);
     out.u64(gp_.samples.size());
     for (const GpSample& sample : gp_.samples) out.doubles(sample.theta);
@@ -54,6 +60,10 @@ Run Run::read(Reader& in) {
     run.settings_ = Settings::resolve(run.option_values_, dim);
     run.transform_ = ParameterTransform::read(in);
     if (run.transform_.dim() != dim) throw_error(Code::format, "the transform's dimension differs from the run's");
+    run.plb_x_ = in.doubles();
+    run.pub_x_ = in.doubles();
+    if (static_cast<int>(run.plb_x_.size()) != dim || static_cast<int>(run.pub_x_.size()) != dim)
+        throw_error(Code::format, "the plausible box has the wrong dimension");
     run.plb_z_ = in.doubles();
     run.pub_z_ = in.doubles();
     run.lb_search_ = in.doubles();
@@ -88,6 +98,10 @@ Run Run::read(Reader& in) {
     run.stop_sampling_n_ = static_cast<int>(in.bounded(0, 1 << 30, "stop_sampling"));
     run.data_trim_list_ = in.ints();
     run.tells_since_checkpoint_ = static_cast<int>(in.bounded(0, 1 << 30, "tells since checkpoint"));
+    run.warping_count_ = static_cast<int>(in.bounded(0, 1 << 30, "warping count"));
+    run.last_warping_ = static_cast<int>(in.bounded(kNever, 1 << 30, "last warping"));
+    run.last_successful_warping_ = static_cast<int>(in.bounded(kNever, 1 << 30, "last successful warping"));
+    run.carried_action_ = in.text();
     run.gp_train_index_ = in.ints();
     for (int i : run.gp_train_index_)
         if (i < 0 || i >= run.evals_.size() || run.evals_[i].failed)

@@ -1,10 +1,11 @@
-// exp(x) written so that loops over it vectorise (no calls, no branches): the GP kernel
-// evaluates millions of exponentials per acquisition. Range reduction x = k ln2 + r with a
-// two-part ln2 (Cody-Waite), |r| <= ln2/2; Taylor polynomial of degree 13 (truncation error
-// < 1e-17 relative); 2^k assembled in the exponent bits. Accurate to about 1 ulp for
-// -708 <= x <= 709; returns 0 below -708 and exp(709) above 709.
+// exp(x) written so that loops over it vectorise (no calls, no branches, no floating-point
+// comparisons, which GCC will not if-convert under -ftrapping-math): the GP kernel evaluates
+// millions of exponentials per acquisition. Range reduction x = k ln2 + r with a two-part ln2
+// (Cody-Waite), |r| <= ln2/2; Taylor polynomial of degree 13 (truncation error < 1e-17
+// relative); 2^k assembled in the exponent bits. Accurate to about 1 ulp for -708 <= x <= 709;
+// returns +0 below -708 (and for -inf), exp(709) above 709 (and for +inf), NaN for NaN. The
+// clamps compare the IEEE bit patterns as integers.
 #pragma once
-#include <algorithm>
 #include <cstdint>
 #include <cstring>
 
@@ -15,7 +16,19 @@ inline double exp_fast(double x) {
     constexpr double kLn2Hi = 6.93147180369123816490e-01;
     constexpr double kLn2Lo = 1.90821492927058770002e-10;
     constexpr double kRound = 0x1.8p52;  // adding and subtracting it rounds to an integer
-    const double xc = std::min(std::max(x, -708.0), 709.0);
+    constexpr int64_t kMinBits = INT64_C(-4573933187176071168);  // bit pattern of -708.0
+    constexpr int64_t kMaxBits = INT64_C(4649447645771726848);   // bit pattern of 709.0
+    constexpr int64_t kInfBits = INT64_C(0x7FF0000000000000);
+    int64_t x_bits;
+    std::memcpy(&x_bits, &x, sizeof x_bits);
+    // All-ones masks. Negative doubles order like their bit patterns read as signed integers,
+    // reversed: x < -708 exactly when the (negative) pattern exceeds that of -708.
+    const int64_t below = -static_cast<int64_t>((x_bits > kMinBits) & (x_bits < 0));
+    const int64_t above = -static_cast<int64_t>(x_bits > kMaxBits);
+    const int64_t nan = -static_cast<int64_t>((x_bits & INT64_MAX) > kInfBits);
+    const int64_t clamped_bits = (x_bits & ~below & ~above) | (kMinBits & below) | (kMaxBits & above);
+    double xc;
+    std::memcpy(&xc, &clamped_bits, sizeof xc);
     const double k = (xc * kLog2e + kRound) - kRound;
     const double r = (xc - k * kLn2Hi) - k * kLn2Lo;
     double p = 1.0 / 6227020800.0;
@@ -33,12 +46,18 @@ inline double exp_fast(double x) {
     p = p * r + 1.0;
     p = p * r + 1.0;
     const double biased = k + 1023.0 + 0x1p52;  // mantissa bits hold k + 1023
-    uint64_t bits;
-    std::memcpy(&bits, &biased, sizeof bits);
-    bits <<= 52;
+    uint64_t scale_bits;
+    std::memcpy(&scale_bits, &biased, sizeof scale_bits);
+    scale_bits <<= 52;
     double scale;
-    std::memcpy(&scale, &bits, sizeof scale);
-    return p * scale * static_cast<double>(x >= -708.0);
+    std::memcpy(&scale, &scale_bits, sizeof scale);
+    const double value = p * scale;
+    int64_t value_bits;
+    std::memcpy(&value_bits, &value, sizeof value_bits);
+    value_bits = (value_bits & ~below & ~nan) | (x_bits & nan);
+    double out;
+    std::memcpy(&out, &value_bits, sizeof out);
+    return out;
 }
 
 }  // namespace libvbmc

@@ -1,0 +1,79 @@
+// Vectorised kernel building blocks: exp_fast against std::exp (range, clamps, NaN), and
+// gp_kernel_row / gp_kernel_lower / gp_cross_kernel against the scalar gp_kernel.
+#include <cmath>
+
+#include "gp/gp.hpp"
+#include "gp_test_data.hpp"
+#include "test_util.h"
+#include "util/fast_exp.hpp"
+
+using namespace libvbmc;
+using namespace libvbmc_test;
+
+static void test_exp_fast_matches_std_exp(void**) {
+    for (double x = -707.5; x <= 708.5; x += 0.37) {
+        const double ref = std::exp(x);
+        assert_close(exp_fast(x) / ref, 1.0, 4e-16);
+    }
+    assert_true(exp_fast(-708.5) == 0.0 && !std::signbit(exp_fast(-708.5)));
+    assert_true(exp_fast(-1e300) == 0.0);
+    assert_true(exp_fast(-INFINITY) == 0.0);
+    assert_close(exp_fast(-708.0) / std::exp(-708.0), 1.0, 1e-15);
+    assert_true(exp_fast(710.0) == exp_fast(709.0));
+    assert_true(exp_fast(INFINITY) == exp_fast(709.0));
+    assert_true(std::isfinite(exp_fast(709.0)));
+    assert_true(exp_fast(0.0) == 1.0 && exp_fast(-0.0) == 1.0);
+    assert_true(std::isnan(exp_fast(NAN)));
+    assert_true(std::isnan(exp_fast(-NAN)));
+}
+
+static void test_kernel_matrices_match_scalar_kernel(void**) {
+    Rng rng(5);
+    const int dim = 3, n = 23, m = 17;
+    const GpData data = make_data(n, dim, rng, false);
+    const std::vector<double> theta = make_theta(dim, rng);
+    Matrix xs(m, dim);
+    for (double& v : xs.data) v = 4.0 * rng.uniform() - 2.0;
+
+    const Matrix cross = gp_cross_kernel(data.x, xs, theta.data(), dim);
+    for (int i = 0; i < n; ++i)
+        for (int j = 0; j < m; ++j) {
+            const double ref = gp_kernel(data.x.row(i), xs.row(j), theta.data(), dim);
+            assert_close(cross(i, j), ref, 1e-14 * ref + 1e-300);
+        }
+
+    Matrix z(n, dim);
+    for (int i = 0; i < n; ++i)
+        for (int d = 0; d < dim; ++d) z(i, d) = data.x(i, d) * std::exp(-theta[hyp::log_ell(d)]);
+    Matrix lower(n, n, -1.0);
+    gp_kernel_lower(z, 2.0 * theta[hyp::log_sf(dim)], lower);
+    for (int i = 0; i < n; ++i)
+        for (int j = 0; j < n; ++j) {
+            if (j < i) {
+                const double ref = gp_kernel(data.x.row(i), data.x.row(j), theta.data(), dim);
+                assert_close(lower(i, j), ref, 1e-14 * ref + 1e-300);
+            } else {
+                assert_true(lower(i, j) == -1.0);  // diagonal and upper triangle untouched
+            }
+        }
+}
+
+static void test_mean_rows_equal_scalar_mean(void**) {
+    Rng rng(9);
+    const int dim = 4, m = 11;
+    const std::vector<double> theta = make_theta(dim, rng);
+    Matrix xs(m, dim);
+    for (double& v : xs.data) v = 6.0 * rng.uniform() - 3.0;
+    std::vector<double> rows(m);
+    gp_mean_rows(xs.data.data(), m, theta.data(), dim, rows.data());
+    for (int j = 0; j < m; ++j) assert_true(rows[j] == gp_mean(xs.row(j), theta.data(), dim));
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_exp_fast_matches_std_exp),
+        cmocka_unit_test(test_kernel_matrices_match_scalar_kernel),
+        cmocka_unit_test(test_mean_rows_equal_scalar_mean),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
