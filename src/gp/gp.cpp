@@ -29,20 +29,15 @@ double gp_mean(const double* x, const double* theta, int dim) {
     return theta[hyp::m0(dim)] - 0.5 * q;
 }
 
+// Eq. 7's mean at many points: the 1/omega_d are formed once instead of once per point.
 void gp_mean_rows(const double* x, int m, const double* theta, int dim, double* out) {
-    double inv_omega[64];
-    std::vector<double> inv_omega_heap;
-    double* scale = inv_omega;
-    if (dim > 64) {
-        inv_omega_heap.resize(static_cast<size_t>(dim));
-        scale = inv_omega_heap.data();
-    }
-    for (int d = 0; d < dim; ++d) scale[d] = std::exp(-theta[hyp::log_omega(dim, d)]);
+    std::vector<double> scale(static_cast<size_t>(dim));
+    for (int d = 0; d < dim; ++d) scale[static_cast<size_t>(d)] = std::exp(-theta[hyp::log_omega(dim, d)]);
     for (int j = 0; j < m; ++j) {
         const double* xj = x + static_cast<size_t>(j) * dim;
         double q = 0.0;
         for (int d = 0; d < dim; ++d) {
-            const double z = (xj[d] - theta[hyp::xm(dim, d)]) * scale[d];
+            const double z = (xj[d] - theta[hyp::xm(dim, d)]) * scale[static_cast<size_t>(d)];
             q += z * z;
         }
         out[j] = theta[hyp::m0(dim)] - 0.5 * q;
