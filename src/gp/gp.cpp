@@ -75,6 +75,14 @@ GpSample gp_posterior(const GpData& data, const std::vector<double>& theta) {
     return sample;
 }
 
+Gp gp_from_samples(GpData data, const std::vector<std::vector<double>>& thetas) {
+    Gp gp;
+    gp.dim = data.x.cols;
+    gp.data = std::move(data);
+    for (const auto& theta : thetas) gp.samples.push_back(gp_posterior(gp.data, theta));
+    return gp;
+}
+
 // Kernel row of gp.hpp. Compiled for AVX2 and for the baseline; both clones do the same
 // operations, so results are identical.
 __attribute__((target_clones("avx2", "default"))) void gp_kernel_row(const double* a, const double* b_by_dim,

@@ -70,6 +70,9 @@ void gp_kernel_lower(const Matrix& z, double log_sf2, Matrix& k);
 // Factorise the posterior for theta. Throws Error(numeric) if the covariance cannot be factorised.
 GpSample gp_posterior(const GpData& data, const std::vector<double>& theta);
 
+// A surrogate on `data` with the given hyperparameter samples (each factorised by gp_posterior).
+Gp gp_from_samples(GpData data, const std::vector<std::vector<double>>& thetas);
+
 // Latent posterior mean and variance (no observation noise) at the rows of xs, one sample.
 void gp_predict_sample(const GpData& data, const GpSample& sample, const Matrix& xs,
                        double* f_mean, double* f_var);

@@ -209,20 +209,14 @@ void Run::end_warmup(std::vector<std::string>& actions) {
     recompute_var_post_ = true;
     // Refit every hyperparameter sample on the kept points (PyVBMC reupdate_gp).
     gp_train_index_ = evals_.training_index();
-    Gp refit;
-    refit.dim = dim_;
-    refit.data = evals_.training_data(gp_train_index_, dim_);
-    for (const GpSample& sample : gp_.samples) refit.samples.push_back(gp_posterior(refit.data, sample.theta));
-    gp_ = std::move(refit);
+    std::vector<std::vector<double>> thetas;
+    for (const GpSample& sample : gp_.samples) thetas.push_back(sample.theta);
+    gp_ = gp_from_samples(evals_.training_data(gp_train_index_, dim_), thetas);
 }
 
 // Rebuild the surrogate of a past iteration from its record.
 Gp Run::surrogate_of(const IterationRecord& record) const {
-    Gp gp;
-    gp.dim = dim_;
-    gp.data = evals_.training_data(record.train_index, record.transform);
-    for (const auto& theta : record.gp_thetas) gp.samples.push_back(gp_posterior(gp.data, theta));
-    return gp;
+    return gp_from_samples(evals_.training_data(record.train_index, record.transform), record.gp_thetas);
 }
 
 // End of the run: pick the returned iteration (PyVBMC determine_best_vp), refit it with more

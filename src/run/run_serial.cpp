@@ -134,10 +134,7 @@ Run Run::read(Reader& in) {
 // gp_ from its hyperparameters and training index; search_gp_ = gp_ plus the finite values told
 // after the last iteration, replayed in the order they were told.
 void Run::rebuild_surrogates(const std::vector<std::vector<double>>& thetas) {
-    gp_ = Gp();
-    gp_.dim = dim_;
-    gp_.data = evals_.training_data(gp_train_index_, dim_);
-    for (const auto& theta : thetas) gp_.samples.push_back(gp_posterior(gp_.data, theta));
+    gp_ = gp_from_samples(evals_.training_data(gp_train_index_, dim_), thetas);
     search_gp_ = gp_;
     for (int i = 0; i < evals_.size(); ++i) {
         const Evaluation& e = evals_[i];
