@@ -11,13 +11,6 @@
 
 static const double plb2[2] = {-1, -1}, pub2[2] = {1, 1};
 
-static void assert_message_mentions(const char *message, const char *needle) {
-    if (strstr(message, needle) == NULL) {
-        print_error("message \"%s\" does not mention \"%s\"\n", message, needle);
-        fail();
-    }
-}
-
 static vbmc *make_run(int max_pending) {
     vbmc_opts *opts = NULL;
     vbmc *run = NULL;

@@ -8,6 +8,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <string.h>
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -27,6 +28,14 @@ static inline void vbmc_test_assert_close(double actual, double expected, double
         print_error("%s = %.17g, expected %.17g within %.3g (difference %.3g)\n", what, actual,
                     expected, tol, fabs(actual - expected));
         _fail(file, line);
+    }
+}
+
+/* The message names what it should (an argument, a value); prints both on failure. */
+static inline void assert_message_mentions(const char *message, const char *needle) {
+    if (strstr(message, needle) == NULL) {
+        print_error("message \"%s\" does not mention \"%s\"\n", message, needle);
+        fail();
     }
 }
 
