@@ -41,8 +41,8 @@ void lower_bounds(const Gp& gp, const VariationalPosterior& vp, const Matrix& ca
     const int n = gp.data.size();
     const size_t ns = gp.samples.size();
     const double* block = candidates.row(start);
-    std::vector<double> mean_sum(count, 0.0), mean_sq(count, 0.0), var_sum(count, 0.0);
-    std::vector<double> mean_s(count), best_ratio(count), k_row(count), inv_ell(dim), x_scaled(dim);
+    std::vector<double> means(ns * count), var_sum(count, 0.0);
+    std::vector<double> best_ratio(count), k_row(count), inv_ell(dim), x_scaled(dim);
     std::vector<double> block_by_dim(static_cast<size_t>(dim) * count);
     for (size_t si = 0; si < ns; ++si) {
         const GpSample& sample = gp.samples[si];
@@ -53,20 +53,17 @@ void lower_bounds(const Gp& gp, const VariationalPosterior& vp, const Matrix& ca
         for (int j = 0; j < count; ++j)
             for (int d = 0; d < dim; ++d)
                 block_by_dim[static_cast<size_t>(d) * count + j] = block[static_cast<size_t>(j) * dim + d] * inv_ell[d];
-        gp_mean_rows(block, count, theta, dim, mean_s.data());
+        double* mean_s = means.data() + si * count;
+        gp_mean_rows(block, count, theta, dim, mean_s);
         std::fill(best_ratio.begin(), best_ratio.end(), 0.0);
         for (int i = 0; i < n; ++i) {
             const double* xi = gp.data.x.row(i);
             for (int d = 0; d < dim; ++d) x_scaled[d] = xi[d] * inv_ell[d];
             gp_kernel_row(x_scaled.data(), block_by_dim.data(), count, dim, count, log_sf2, k_row.data());
-            accumulate_point(k_row.data(), count, sample.alpha[i], 1.0 / factor_diag[si][i], mean_s.data(),
+            accumulate_point(k_row.data(), count, sample.alpha[i], 1.0 / factor_diag[si][i], mean_s,
                              best_ratio.data());
         }
-        for (int j = 0; j < count; ++j) {
-            mean_sum[j] += mean_s[j];
-            mean_sq[j] += mean_s[j] * mean_s[j];
-            var_sum[j] += std::max(sf2 - best_ratio[j], 0.0) + kVarianceSlack * sf2;
-        }
+        for (int j = 0; j < count; ++j) var_sum[j] += std::max(sf2 - best_ratio[j], 0.0) + kVarianceSlack * sf2;
     }
     const double inv = 1.0 / static_cast<double>(ns);
     const bool limited = !s.lb_eps.empty();
@@ -79,8 +76,15 @@ void lower_bounds(const Gp& gp, const VariationalPosterior& vp, const Matrix& ca
             bound[j] = std::numeric_limits<double>::infinity();
             continue;
         }
-        const double f_bar = mean_sum[j] * inv;
-        const double spread = ns > 1 ? std::max(mean_sq[j] * inv - f_bar * f_bar, 0.0) * ns / (ns - 1.0) : 0.0;
+        // Mean and spread of the sample means about their mean, as gp_predict forms them.
+        double f_bar = 0.0;
+        for (size_t si = 0; si < ns; ++si) f_bar += means[si * count + j];
+        f_bar *= inv;
+        double spread = 0.0;
+        for (size_t si = 0; si < ns && ns > 1; ++si) {
+            const double deviation = means[si * count + j] - f_bar;
+            spread += deviation * deviation / (ns - 1.0);
+        }
         const double var_upper = (var_sum[j] * inv + spread) * (1.0 + kVarianceSlack);
         const double value = acq_from_moments(s, f_bar, var_upper, vp_log_pdf(vp, x), y_max);
         bound[j] = value - kBoundSlack * (1.0 + std::abs(value));

@@ -41,6 +41,13 @@ double entropy_mc(const VariationalPosterior& vp, int n_per_component, Rng& rng,
 
     std::vector<double> eps(static_cast<size_t>(half) * dim), x(dim), log_terms(k_count), resp(k_count);
     std::vector<double> dlogq_dx(dim), u(static_cast<size_t>(k_count) * dim), c_sum(k_count), rc(dim);
+    // Diagonal precision of component k: 1 / (sigma_k lambda_d)^2.
+    std::vector<double> precision(static_cast<size_t>(k_count) * dim);
+    for (int k = 0; k < k_count; ++k)
+        for (int d = 0; d < dim; ++d) {
+            const double scale = vp.sigma[k] * vp.lambda[d];
+            precision[static_cast<size_t>(k) * dim + d] = 1.0 / (scale * scale);
+        }
     std::vector<double> w_direct(k_count, 0.0);  // sum_j w_j mean_s r_k / w_k (direct weight term)
     double entropy = 0.0;
     for (int j = 0; j < k_count; ++j) {
@@ -53,10 +60,10 @@ double entropy_mc(const VariationalPosterior& vp, int n_per_component, Rng& rng,
             for (int d = 0; d < dim; ++d) x[d] = vp.mu(j, d) + sign * vp.sigma[j] * vp.lambda[d] * e[d];
             for (int k = 0; k < k_count; ++k) {
                 double maha = 0.0;
-                const double inv_s2 = 1.0 / (vp.sigma[k] * vp.sigma[k]);
+                const double* precision_k = precision.data() + static_cast<size_t>(k) * dim;
                 for (int d = 0; d < dim; ++d) {
                     const double diff = x[d] - vp.mu(k, d);
-                    const double uk = diff * inv_s2 / (vp.lambda[d] * vp.lambda[d]);
+                    const double uk = diff * precision_k[d];
                     u[static_cast<size_t>(k) * dim + d] = uk;
                     maha += uk * diff;
                 }

@@ -151,32 +151,34 @@ void gp_predict_sample(const GpData& data, const GpSample& sample, const Matrix&
     for (int j = 0; j < m; ++j) f_var[j] = std::max(sf2 - vv[static_cast<size_t>(j)], 0.0);
 }
 
-// Eq. 10 of the paper: moments of the prediction averaged over hyperparameter samples.
+// Eq. 10 of the paper: moments of the prediction averaged over hyperparameter samples. The
+// spread of the sample means is formed about their mean (two passes), free of cancellation.
 void gp_predict(const Gp& gp, const Matrix& xs, std::vector<double>& f_mean,
                 std::vector<double>& f_var) {
-    const int m = xs.rows;
+    const size_t m = static_cast<size_t>(xs.rows);
     const size_t ns = gp.samples.size();
     if (ns == 0) throw_error(Code::internal, "gp_predict: the GP has no hyperparameter sample");
-    f_mean.assign(static_cast<size_t>(m), 0.0);
-    f_var.assign(static_cast<size_t>(m), 0.0);
-    std::vector<double> mean_s(static_cast<size_t>(m)), var_s(static_cast<size_t>(m));
-    std::vector<double> mean_sq(static_cast<size_t>(m), 0.0);
-    for (const GpSample& sample : gp.samples) {
-        gp_predict_sample(gp.data, sample, xs, mean_s.data(), var_s.data());
-        for (int j = 0; j < m; ++j) {
-            f_mean[static_cast<size_t>(j)] += mean_s[static_cast<size_t>(j)];
-            f_var[static_cast<size_t>(j)] += var_s[static_cast<size_t>(j)];
-            mean_sq[static_cast<size_t>(j)] += mean_s[static_cast<size_t>(j)] * mean_s[static_cast<size_t>(j)];
+    f_mean.assign(m, 0.0);
+    f_var.assign(m, 0.0);
+    std::vector<double> means(ns * m), var_s(m);
+    for (size_t si = 0; si < ns; ++si) {
+        double* mean_s = means.data() + si * m;
+        gp_predict_sample(gp.data, gp.samples[si], xs, mean_s, var_s.data());
+        for (size_t j = 0; j < m; ++j) {
+            f_mean[j] += mean_s[j];
+            f_var[j] += var_s[j];
         }
     }
     const double inv = 1.0 / static_cast<double>(ns);
-    for (int j = 0; j < m; ++j) {
-        const size_t u = static_cast<size_t>(j);
-        f_mean[u] *= inv;
-        double spread = 0.0;
-        if (ns > 1) spread = std::max(mean_sq[u] * inv - f_mean[u] * f_mean[u], 0.0) * ns / (ns - 1.0);
-        f_var[u] = f_var[u] * inv + spread;
-    }
+    for (size_t j = 0; j < m; ++j) f_mean[j] *= inv;
+    std::vector<double> spread(m, 0.0);
+    for (size_t si = 0; si < ns && ns > 1; ++si)
+        for (size_t j = 0; j < m; ++j) {
+            const double deviation = means[si * m + j] - f_mean[j];
+            spread[j] += deviation * deviation;
+        }
+    const double spread_scale = ns > 1 ? 1.0 / (ns - 1.0) : 0.0;
+    for (size_t j = 0; j < m; ++j) f_var[j] = f_var[j] * inv + spread[j] * spread_scale;
 }
 
 // Rank-1 extension of each factor: with l = L^{-1} k* and d = sqrt(k** + noise - l^T l),
