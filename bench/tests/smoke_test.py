@@ -62,15 +62,20 @@ def main():
         if any(len(row) != len(record["trace_columns"]) for row in record["trace"]):
             fail("trace rows do not match trace_columns")
 
-        report = subprocess.run([sys.executable, bench_run, "--report-only", out, "--out-dir", tmp,
-                                 "--no-plot", "--no-results"],
+        # The record compared with itself as a rerun: identical ELBO, +0% change.
+        report = subprocess.run([sys.executable, bench_run, "--report-only", out, "--rerun", out,
+                                 "--out-dir", tmp, "--no-plot", "--no-results"],
                                 capture_output=True, text=True, timeout=60)
         report_path = os.path.join(tmp, "report.md")
         if report.returncode != 0 or not os.path.exists(report_path):
             fail(f"bench/run --report-only failed: {report.stderr.strip()[-500:]}")
         with open(report_path) as f:
-            if "### rosenbrock_D2" not in f.read():
-                fail("report has no rosenbrock_D2 table")
+            text = f.read()
+        if "### rosenbrock_D2" not in text:
+            fail("report has no rosenbrock_D2 table")
+        if not any(line.startswith("| rosenbrock_D2 | 1 | 1/1 |") and "+0%" in line
+                   for line in text.splitlines()):
+            fail("report has no rerun row showing rosenbrock_D2 repeated bit for bit")
     print(f"rosenbrock_D2: {record['fevals']:.0f} evaluations, LML error {record['lml_err']:.3g}, "
           f"gsKL {record['gskl']:.3g}, {len(record['trace'])} trace points, "
           f"overhead {record['overhead_per_eval_s']:.3g} s/eval")
