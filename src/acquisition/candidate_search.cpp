@@ -81,9 +81,12 @@ void lower_bounds(const Gp& gp, const VariationalPosterior& vp, const Matrix& ca
         for (size_t si = 0; si < ns; ++si) f_bar += means[si * count + j];
         f_bar *= inv;
         double spread = 0.0;
-        for (size_t si = 0; si < ns && ns > 1; ++si) {
-            const double deviation = means[si * count + j] - f_bar;
-            spread += deviation * deviation / (ns - 1.0);
+        if (ns > 1) {
+            for (size_t si = 0; si < ns; ++si) {
+                const double deviation = means[si * count + j] - f_bar;
+                spread += deviation * deviation;
+            }
+            spread *= 1.0 / (ns - 1.0);
         }
         const double var_upper = (var_sum[j] * inv + spread) * (1.0 + kVarianceSlack);
         const double value = acq_from_moments(s, f_bar, var_upper, vp_log_pdf(vp, x), y_max);

@@ -172,11 +172,12 @@ void gp_predict(const Gp& gp, const Matrix& xs, std::vector<double>& f_mean,
     const double inv = 1.0 / static_cast<double>(ns);
     for (size_t j = 0; j < m; ++j) f_mean[j] *= inv;
     std::vector<double> spread(m, 0.0);
-    for (size_t si = 0; si < ns && ns > 1; ++si)
-        for (size_t j = 0; j < m; ++j) {
-            const double deviation = means[si * m + j] - f_mean[j];
-            spread[j] += deviation * deviation;
-        }
+    if (ns > 1)
+        for (size_t si = 0; si < ns; ++si)
+            for (size_t j = 0; j < m; ++j) {
+                const double deviation = means[si * m + j] - f_mean[j];
+                spread[j] += deviation * deviation;
+            }
     const double spread_scale = ns > 1 ? 1.0 / (ns - 1.0) : 0.0;
     for (size_t j = 0; j < m; ++j) f_var[j] = f_var[j] * inv + spread[j] * spread_scale;
 }
