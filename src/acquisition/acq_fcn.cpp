@@ -37,6 +37,13 @@ double acq_from_moments(const AcqSettings& s, double f_bar, double var_tot, doub
     return std::max(acq, -DBL_MAX);
 }
 
+bool outside_limits(const AcqSettings& s, const double* x, int dim) {
+    if (s.lb_eps.empty()) return false;
+    bool outside = false;
+    for (int d = 0; d < dim; ++d) outside = outside || x[d] < s.lb_eps[d] || x[d] > s.ub_eps[d];
+    return outside;
+}
+
 void acq_evaluate(const Gp& gp, const VariationalPosterior& vp, const Matrix& xs, double y_max,
                   const AcqSettings& s, double* acq) {
     const int m = xs.rows;
@@ -44,13 +51,9 @@ void acq_evaluate(const Gp& gp, const VariationalPosterior& vp, const Matrix& xs
     if (m == 0) return;
     std::vector<double> f_bar, var_tot;
     gp_predict(gp, xs, f_bar, var_tot);
-    const bool limited = !s.lb_eps.empty();
     for (int j = 0; j < m; ++j) {
         const double* x = xs.row(j);
-        bool outside = false;
-        if (limited)
-            for (int d = 0; d < dim; ++d) outside = outside || x[d] < s.lb_eps[d] || x[d] > s.ub_eps[d];
-        acq[j] = outside ? std::numeric_limits<double>::infinity()
+        acq[j] = outside_limits(s, x, dim) ? std::numeric_limits<double>::infinity()
                          : acq_from_moments(s, f_bar[j], var_tot[j], vp_log_pdf(vp, x), y_max);
     }
 }

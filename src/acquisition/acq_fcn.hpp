@@ -16,6 +16,10 @@ namespace libvbmc {
 // -DBL_MAX. Zero variance gives +inf (log) or 0 (pro, us); NaN input gives +inf.
 double acq_from_moments(const AcqSettings& s, double f_bar, double var_tot, double log_q, double y_max);
 
+// True if x (transformed space, dim coordinates) lies outside the hard limits s.lb_eps / s.ub_eps
+// (never when they are empty); the acquisition is +inf there.
+bool outside_limits(const AcqSettings& s, const double* x, int dim);
+
 // Acquisition values at the rows of xs (transformed space): GP predictions over the whole
 // batch (gp_predict, eq. 10), vp log densities, acq_from_moments, and +inf outside the hard
 // limits s.lb_eps / s.ub_eps. acq receives xs.rows values.

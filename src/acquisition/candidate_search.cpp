@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
-#include <numeric>
 #include <vector>
 
 #include "acquisition/acq_fcn.hpp"
@@ -13,129 +12,155 @@ namespace libvbmc {
 
 namespace {
 
-constexpr int kBoundBlock = 1024;  // candidates per cross-covariance block
-constexpr int kExactBlock = 64;    // candidates scored exactly per batch
+constexpr int kBlock = 256;  // candidates per block: cross-covariances of all samples kept
 // Relative slack that keeps the bounds below the exact values despite rounding.
 constexpr double kVarianceSlack = 1e-10;
 constexpr double kBoundSlack = 1e-9;
 
-// Adds one training point's terms for a block of candidates with kernel values k[j]:
-// mean[j] += alpha_i k_j and best_ratio[j] = max(best_ratio[j], k_j^2 / A_ii).
-__attribute__((target_clones("avx2", "default"))) void accumulate_point(const double* k, int count, double alpha_i,
-                                                                        double inv_diag, double* mean,
-                                                                        double* best_ratio) {
-    for (int j = 0; j < count; ++j) {
-        mean[j] += alpha_i * k[j];
-        best_ratio[j] = std::max(best_ratio[j], k[j] * k[j] * inv_diag);
+// max_i k_i^2 / A_ii over the rows of kstar (n x count), column by column: the single-point
+// term of the variance bound.
+__attribute__((target_clones("avx512f", "avx2", "default"))) void best_ratio_by_column(const Matrix& kstar,
+                                                                            const double* inv_diag,
+                                                                            double* best_ratio) {
+    const int count = kstar.cols;
+    std::fill(best_ratio, best_ratio + count, 0.0);
+    for (int i = 0; i < kstar.rows; ++i) {
+        const double* k = kstar.row(i);
+        for (int j = 0; j < count; ++j) best_ratio[j] = std::max(best_ratio[j], k[j] * k[j] * inv_diag[i]);
     }
 }
 
-// Lower bounds of the acquisition at rows [start, start + count) of the candidates. The latent
-// variance is bounded above by sf^2 - max_i k_i^2 / A_ii (k^T A^{-1} k >= (k^T e_i)^2 / A_ii by
-// Cauchy-Schwarz); the kernel values are formed one training point at a time, so no n x count
-// matrix is stored.
-void lower_bounds(const Gp& gp, const VariationalPosterior& vp, const Matrix& candidates, int start, int count,
-                  double y_max, const AcqSettings& s, const std::vector<std::vector<double>>& factor_diag,
-                  double* bound) {
-    const int dim = gp.dim;
-    const int n = gp.data.size();
-    const size_t ns = gp.samples.size();
-    const double* block = candidates.row(start);
-    std::vector<double> means(ns * count), var_sum(count, 0.0);
-    std::vector<double> best_ratio(count), k_row(count), inv_ell(dim), x_scaled(dim);
-    std::vector<double> block_by_dim(static_cast<size_t>(dim) * count);
-    for (size_t si = 0; si < ns; ++si) {
-        const GpSample& sample = gp.samples[si];
-        const double* theta = sample.theta.data();
-        const double log_sf2 = 2.0 * theta[hyp::log_sf(dim)];
-        const double sf2 = std::exp(log_sf2);
-        for (int d = 0; d < dim; ++d) inv_ell[d] = std::exp(-theta[hyp::log_ell(d)]);
-        for (int j = 0; j < count; ++j)
-            for (int d = 0; d < dim; ++d)
-                block_by_dim[static_cast<size_t>(d) * count + j] = block[static_cast<size_t>(j) * dim + d] * inv_ell[d];
-        double* mean_s = means.data() + si * count;
-        gp_mean_rows(block, count, theta, dim, mean_s);
-        std::fill(best_ratio.begin(), best_ratio.end(), 0.0);
-        for (int i = 0; i < n; ++i) {
-            const double* xi = gp.data.x.row(i);
-            for (int d = 0; d < dim; ++d) x_scaled[d] = xi[d] * inv_ell[d];
-            gp_kernel_row(x_scaled.data(), block_by_dim.data(), count, dim, count, log_sf2, k_row.data());
-            accumulate_point(k_row.data(), count, sample.alpha[i], 1.0 / factor_diag[si][i], mean_s,
-                             best_ratio.data());
-        }
-        for (int j = 0; j < count; ++j) var_sum[j] += std::max(sf2 - best_ratio[j], 0.0) + kVarianceSlack * sf2;
-    }
-    const double inv = 1.0 / static_cast<double>(ns);
-    const bool limited = !s.lb_eps.empty();
-    for (int j = 0; j < count; ++j) {
-        const double* x = block + static_cast<size_t>(j) * dim;
-        bool outside = false;
-        if (limited)
-            for (int d = 0; d < dim; ++d) outside = outside || x[d] < s.lb_eps[d] || x[d] > s.ub_eps[d];
-        if (outside) {
-            bound[j] = std::numeric_limits<double>::infinity();
-            continue;
-        }
-        // Mean and spread of the sample means about their mean, as gp_predict forms them.
-        double f_bar = 0.0;
-        for (size_t si = 0; si < ns; ++si) f_bar += means[si * count + j];
-        f_bar *= inv;
-        double spread = 0.0;
-        if (ns > 1) {
-            for (size_t si = 0; si < ns; ++si) {
-                const double deviation = means[si * count + j] - f_bar;
-                spread += deviation * deviation;
-            }
-            spread *= 1.0 / (ns - 1.0);
-        }
-        const double var_upper = (var_sum[j] * inv + spread) * (1.0 + kVarianceSlack);
-        const double value = acq_from_moments(s, f_bar, var_upper, vp_log_pdf(vp, x), y_max);
-        bound[j] = value - kBoundSlack * (1.0 + std::abs(value));
+// Column subset of m (n x cols) into out (n x columns.size()).
+void gather_columns(const Matrix& m, const std::vector<int>& columns, Matrix& out) {
+    out = Matrix(m.rows, static_cast<int>(columns.size()));
+    for (int i = 0; i < m.rows; ++i) {
+        const double* from = m.row(i);
+        double* to = out.row(i);
+        for (size_t c = 0; c < columns.size(); ++c) to[c] = from[columns[c]];
     }
 }
+
+// One block of candidates. For each sample the cross-covariance K* with the training set is
+// formed once; from it the exact means and a lower bound of each candidate's acquisition,
+// whose latent variance is bounded above by sf^2 - max_i k_i^2 / A_ii (k^T A^{-1} k >=
+// (k^T e_i)^2 / A_ii by Cauchy-Schwarz, A = the factorised K + noise). Candidates whose bound
+// does not exceed the best value so far are then scored exactly from the same K*, as
+// acq_evaluate scores them (gp_predict's solve and eq. 10 average).
+class BlockScorer {
+public:
+    BlockScorer(const Gp& gp, const VariationalPosterior& vp, double y_max, const AcqSettings& s)
+        : gp_(gp), vp_(vp), y_max_(y_max), s_(s), ns_(gp.samples.size()), kstar_(ns_), sf2_(ns_),
+          inv_diag_(ns_, std::vector<double>(gp.data.size(), 0.0)) {
+        const int n = gp.data.size();
+        for (size_t si = 0; si < ns_; ++si) {
+            sf2_[si] = std::exp(2.0 * gp.samples[si].theta[hyp::log_sf(gp.dim)]);
+            for (int i = 0; i < n; ++i) {
+                const double* row = gp.samples[si].chol.row(i);
+                double a_ii = 0.0;  // |row i of L|^2, jitter included
+                for (int c = 0; c <= i; ++c) a_ii += row[c] * row[c];
+                inv_diag_[si][i] = 1.0 / a_ii;
+            }
+        }
+    }
+
+    void score(const Matrix& candidates, int start, int count, BestCandidate& best) {
+        const int dim = gp_.dim;
+        Matrix block(count, dim);
+        std::copy(candidates.row(start), candidates.row(start) + static_cast<size_t>(count) * dim, block.row(0));
+        means_.assign(ns_ * count, 0.0);
+        std::vector<double> var_sum(count, 0.0), best_ratio(count), log_q(count);
+        for (size_t si = 0; si < ns_; ++si) {
+            const GpSample& sample = gp_.samples[si];
+            kstar_[si] = gp_cross_kernel(gp_.data.x, block, sample.theta.data(), dim);
+            double* mean_s = means_.data() + si * count;
+            gp_mean_rows(block.row(0), count, sample.theta.data(), dim, mean_s);
+            gemv(true, 1.0, kstar_[si], sample.alpha.data(), 1.0, mean_s);
+            best_ratio_by_column(kstar_[si], inv_diag_[si].data(), best_ratio.data());
+            for (int j = 0; j < count; ++j)
+                var_sum[j] += std::max(sf2_[si] - best_ratio[j], 0.0) + kVarianceSlack * sf2_[si];
+        }
+        std::vector<int> survivors;
+        const double inv = 1.0 / static_cast<double>(ns_);
+        for (int j = 0; j < count; ++j) {
+            const double* x = block.row(j);
+            log_q[j] = outside_limits(s_, x, dim) ? std::numeric_limits<double>::quiet_NaN() : vp_log_pdf(vp_, x);
+            if (best.index >= 0) {
+                if (std::isnan(log_q[j])) continue;
+                const double var_upper = (var_sum[j] * inv + mean_spread(j, count)) * (1.0 + kVarianceSlack);
+                const double value = acq_from_moments(s_, mean_of_means(j, count), var_upper, log_q[j], y_max_);
+                if (value - kBoundSlack * (1.0 + std::abs(value)) > best.value) continue;
+            }
+            survivors.push_back(j);
+        }
+        if (!survivors.empty()) score_exactly(survivors, start, count, best, log_q);
+    }
+
+private:
+    double mean_of_means(int j, int count) const {
+        double sum = 0.0;
+        for (size_t si = 0; si < ns_; ++si) sum += means_[si * count + j];
+        return sum * (1.0 / static_cast<double>(ns_));
+    }
+
+    // Sample variance of the means about their mean, as gp_average_samples forms it.
+    double mean_spread(int j, int count) const {
+        if (ns_ < 2) return 0.0;
+        const double f_bar = mean_of_means(j, count);
+        double spread = 0.0;
+        for (size_t si = 0; si < ns_; ++si) {
+            const double deviation = means_[si * count + j] - f_bar;
+            spread += deviation * deviation;
+        }
+        return spread * (1.0 / (ns_ - 1.0));
+    }
+
+    void score_exactly(const std::vector<int>& survivors, int start, int count, BestCandidate& best,
+                       const std::vector<double>& log_q) {
+        const size_t m = survivors.size();
+        std::vector<double> means(ns_ * m), vars(ns_ * m), f_mean(m), f_var(m);
+        Matrix subset;
+        for (size_t si = 0; si < ns_; ++si) {
+            for (size_t c = 0; c < m; ++c) means[si * m + c] = means_[si * count + survivors[c]];
+            Matrix* kstar = &kstar_[si];  // solved in place when every candidate survived
+            if (static_cast<int>(m) < count) {
+                gather_columns(kstar_[si], survivors, subset);
+                kstar = &subset;
+            }
+            gp_latent_variance(gp_.samples[si], sf2_[si], *kstar, vars.data() + si * m);
+        }
+        gp_average_samples(ns_, m, means.data(), vars.data(), f_mean.data(), f_var.data());
+        for (size_t c = 0; c < m; ++c) {
+            const int j = survivors[c];
+            const double value = std::isnan(log_q[j]) ? std::numeric_limits<double>::infinity()
+                                                      : acq_from_moments(s_, f_mean[c], f_var[c], log_q[j], y_max_);
+            if (value < best.value || best.index < 0) {
+                best.value = value;
+                best.index = start + j;
+            }
+        }
+    }
+
+    const Gp& gp_;
+    const VariationalPosterior& vp_;
+    double y_max_;
+    const AcqSettings& s_;
+    size_t ns_;
+    std::vector<Matrix> kstar_;  // per sample: k(X, block), n x count
+    std::vector<double> sf2_;
+    std::vector<std::vector<double>> inv_diag_;  // per sample: 1 / A_ii
+    std::vector<double> means_;  // ns x count sample means of the block
+};
 
 }  // namespace
 
 BestCandidate best_candidate(const Gp& gp, const VariationalPosterior& vp, const Matrix& candidates,
                              double y_max, const AcqSettings& s) {
-    const int m = candidates.rows;
-    const int n = gp.data.size();
-    // Diagonal of each factorised matrix: A_ii = |row i of L|^2 (jitter included).
-    std::vector<std::vector<double>> factor_diag(gp.samples.size(), std::vector<double>(n, 0.0));
-    for (size_t si = 0; si < gp.samples.size(); ++si)
-        for (int i = 0; i < n; ++i) {
-            const double* row = gp.samples[si].chol.row(i);
-            for (int c = 0; c <= i; ++c) factor_diag[si][i] += row[c] * row[c];
-        }
-    std::vector<double> bound(m);
-    for (int start = 0; start < m; start += kBoundBlock)
-        lower_bounds(gp, vp, candidates, start, std::min(kBoundBlock, m - start), y_max, s, factor_diag,
-                     bound.data() + start);
-    std::vector<int> order(m);
-    std::iota(order.begin(), order.end(), 0);
-    std::stable_sort(order.begin(), order.end(), [&](int a, int b) { return bound[a] < bound[b]; });
-
     BestCandidate best;
     best.value = std::numeric_limits<double>::infinity();
-    Matrix batch;
-    std::vector<double> values(kExactBlock);
-    for (int pos = 0; pos < m;) {
-        if (best.index >= 0 && bound[order[pos]] > best.value) break;
-        const int count = std::min(kExactBlock, m - pos);
-        batch = Matrix(count, candidates.cols);
-        for (int j = 0; j < count; ++j)
-            std::copy(candidates.row(order[pos + j]), candidates.row(order[pos + j]) + candidates.cols, batch.row(j));
-        acq_evaluate(gp, vp, batch, y_max, s, values.data());
-        for (int j = 0; j < count; ++j) {
-            const int index = order[pos + j];
-            if (values[j] < best.value || (values[j] == best.value && (best.index < 0 || index < best.index))) {
-                best.value = values[j];
-                best.index = index;
-            }
-        }
-        pos += count;
-    }
-    if (best.index < 0) best.index = 0;  // every candidate scored +inf
+    BlockScorer scorer(gp, vp, y_max, s);
+    for (int start = 0; start < candidates.rows; start += kBlock)
+        scorer.score(candidates, start, std::min(kBlock, candidates.rows - start), best);
+    if (best.index < 0) best.index = 0;
     return best;
 }
 

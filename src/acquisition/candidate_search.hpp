@@ -14,13 +14,14 @@ struct BestCandidate {
     double value = 0.0; // that value, as acq_evaluate computes it
 };
 
-// Lower bounds first: for each hyperparameter sample the posterior variance is at most the
-// variance given the single most informative training point, sf^2 - max_i k_i(x)^2 / A_ii
-// (A = the factorised K + noise), and every acquisition decreases in the variance. The means,
-// their spread across samples and q(x) are exact at this stage; only candidates whose bound
-// does not exceed the best exact value found so far are then scored with acq_evaluate, in
-// increasing order of their bounds. The result equals the argmin of acq_evaluate over all
-// rows (first index on ties), up to rounding in the last bits.
+// Blocks of candidates in order. Per block and hyperparameter sample the cross-covariance with
+// the training set is formed once; it gives the exact means and, since the posterior variance
+// is at most the variance given the single most informative training point,
+// sf^2 - max_i k_i(x)^2 / A_ii (A = the factorised K + noise), a lower bound of each
+// candidate's acquisition (every acquisition decreases in the variance; the means, their
+// spread across samples and q(x) are exact). Candidates whose bound does not exceed the best
+// value so far are scored exactly from the same cross-covariance. The result equals the argmin
+// of acq_evaluate over all rows (first index on ties), up to rounding in the last bits.
 BestCandidate best_candidate(const Gp& gp, const VariationalPosterior& vp, const Matrix& candidates,
                              double y_max, const AcqSettings& s);
 

@@ -83,9 +83,9 @@ Gp gp_from_samples(GpData data, const std::vector<std::vector<double>>& thetas) 
     return gp;
 }
 
-// Kernel row of gp.hpp. Compiled for AVX2 and for the baseline; both clones do the same
-// operations, so results are identical.
-__attribute__((target_clones("avx2", "default"))) void gp_kernel_row(const double* a, const double* b_by_dim,
+// Kernel row of gp.hpp. Compiled for AVX-512, AVX2 and the baseline; the clones do the same
+// operations without contraction into FMA (-ffp-contract=off), so results are identical.
+__attribute__((target_clones("avx512f", "avx2", "default"))) void gp_kernel_row(const double* a, const double* b_by_dim,
                                                                      int stride, int dim, int m, double log_sf2,
                                                                      double* out) {
     for (int j = 0; j < m; ++j) out[j] = 0.0;
@@ -129,46 +129,43 @@ Matrix gp_cross_kernel(const Matrix& x, const Matrix& xs, const double* theta, i
     return k;
 }
 
-// Standard GP prediction (Rasmussen & Williams eq. 2.25-2.26) with the mean function added:
-// f_mean = m(x*) + k*^T alpha, f_var = k(x*,x*) - v^T v with v = L^{-1} k*.
-void gp_predict_sample(const GpData& data, const GpSample& sample, const Matrix& xs,
-                       double* f_mean, double* f_var) {
-    const int n = data.size();
-    const int dim = data.x.cols;
-    const int m = xs.rows;
-    const double* theta = sample.theta.data();
-    const double sf2 = std::exp(2.0 * theta[hyp::log_sf(dim)]);
-    Matrix kstar = gp_cross_kernel(data.x, xs, theta, dim);  // column j holds k(X, xs_j)
-    gp_mean_rows(xs.data.data(), m, theta, dim, f_mean);
-    gemv(true, 1.0, kstar, sample.alpha.data(), 1.0, f_mean);
-    if (f_var == nullptr) return;
+// Latent variance f_var = k(x*,x*) - v^T v with v = L^{-1} k* (Rasmussen & Williams eq. 2.26).
+void gp_latent_variance(const GpSample& sample, double sf2, Matrix& kstar, double* f_var) {
+    const int m = kstar.cols;
     triangular_solve(sample.chol, false, kstar);
     std::vector<double> vv(static_cast<size_t>(m), 0.0);
-    for (int i = 0; i < n; ++i) {
+    for (int i = 0; i < kstar.rows; ++i) {
         const double* row = kstar.row(i);
         for (int j = 0; j < m; ++j) vv[static_cast<size_t>(j)] += row[j] * row[j];
     }
     for (int j = 0; j < m; ++j) f_var[j] = std::max(sf2 - vv[static_cast<size_t>(j)], 0.0);
 }
 
-// Eq. 10 of the paper: moments of the prediction averaged over hyperparameter samples. The
-// spread of the sample means is formed about their mean (two passes), free of cancellation.
-void gp_predict(const Gp& gp, const Matrix& xs, std::vector<double>& f_mean,
-                std::vector<double>& f_var) {
-    const size_t m = static_cast<size_t>(xs.rows);
-    const size_t ns = gp.samples.size();
-    if (ns == 0) throw_error(Code::internal, "gp_predict: the GP has no hyperparameter sample");
-    f_mean.assign(m, 0.0);
-    f_var.assign(m, 0.0);
-    std::vector<double> means(ns * m), var_s(m);
-    for (size_t si = 0; si < ns; ++si) {
-        double* mean_s = means.data() + si * m;
-        gp_predict_sample(gp.data, gp.samples[si], xs, mean_s, var_s.data());
+// Standard GP prediction (Rasmussen & Williams eq. 2.25-2.26) with the mean function added:
+// f_mean = m(x*) + k*^T alpha, f_var = k(x*,x*) - v^T v with v = L^{-1} k*.
+void gp_predict_sample(const GpData& data, const GpSample& sample, const Matrix& xs,
+                       double* f_mean, double* f_var) {
+    const int dim = data.x.cols;
+    const int m = xs.rows;
+    const double* theta = sample.theta.data();
+    Matrix kstar = gp_cross_kernel(data.x, xs, theta, dim);  // column j holds k(X, xs_j)
+    gp_mean_rows(xs.data.data(), m, theta, dim, f_mean);
+    gemv(true, 1.0, kstar, sample.alpha.data(), 1.0, f_mean);
+    if (f_var == nullptr) return;
+    gp_latent_variance(sample, std::exp(2.0 * theta[hyp::log_sf(dim)]), kstar, f_var);
+}
+
+// Eq. 10 of the paper: mean of the sample means; mean of the sample variances plus the spread
+// of the sample means, formed about their mean (two passes, free of cancellation).
+void gp_average_samples(size_t ns, size_t m, const double* means, const double* vars, double* f_mean,
+                        double* f_var) {
+    std::fill(f_mean, f_mean + m, 0.0);
+    std::fill(f_var, f_var + m, 0.0);
+    for (size_t si = 0; si < ns; ++si)
         for (size_t j = 0; j < m; ++j) {
-            f_mean[j] += mean_s[j];
-            f_var[j] += var_s[j];
+            f_mean[j] += means[si * m + j];
+            f_var[j] += vars[si * m + j];
         }
-    }
     const double inv = 1.0 / static_cast<double>(ns);
     for (size_t j = 0; j < m; ++j) f_mean[j] *= inv;
     std::vector<double> spread(m, 0.0);
@@ -180,6 +177,19 @@ void gp_predict(const Gp& gp, const Matrix& xs, std::vector<double>& f_mean,
             }
     const double spread_scale = ns > 1 ? 1.0 / (ns - 1.0) : 0.0;
     for (size_t j = 0; j < m; ++j) f_var[j] = f_var[j] * inv + spread[j] * spread_scale;
+}
+
+void gp_predict(const Gp& gp, const Matrix& xs, std::vector<double>& f_mean,
+                std::vector<double>& f_var) {
+    const size_t m = static_cast<size_t>(xs.rows);
+    const size_t ns = gp.samples.size();
+    if (ns == 0) throw_error(Code::internal, "gp_predict: the GP has no hyperparameter sample");
+    std::vector<double> means(ns * m), vars(ns * m);
+    for (size_t si = 0; si < ns; ++si)
+        gp_predict_sample(gp.data, gp.samples[si], xs, means.data() + si * m, vars.data() + si * m);
+    f_mean.resize(m);
+    f_var.resize(m);
+    gp_average_samples(ns, m, means.data(), vars.data(), f_mean.data(), f_var.data());
 }
 
 // Rank-1 extension of each factor: with l = L^{-1} k* and d = sqrt(k** + noise - l^T l),

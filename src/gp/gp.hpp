@@ -9,6 +9,7 @@
 //   theta[D+3 .. 2D+3)   xm_d          location of the maximum
 //   theta[2D+3 .. 3D+3)  log omega_d   length scales of the mean, m(x) = m0 - 1/2 sum_d ((x_d-xm_d)/omega_d)^2
 #pragma once
+#include <cstddef>
 #include <vector>
 
 #include "linalg/matrix.hpp"
@@ -72,6 +73,15 @@ GpSample gp_posterior(const GpData& data, const std::vector<double>& theta);
 
 // A surrogate on `data` with the given hyperparameter samples (each factorised by gp_posterior).
 Gp gp_from_samples(GpData data, const std::vector<std::vector<double>>& thetas);
+
+// Latent variance of one sample (output scale sf2) at m points from their cross-covariance
+// kstar = k(X, xs) (n x m), which is overwritten by L^{-1} kstar. f_var receives m values.
+void gp_latent_variance(const GpSample& sample, double sf2, Matrix& kstar, double* f_var);
+
+// Eq. 10 over ns samples at m points: means and vars are ns x m (row si = sample si);
+// f_mean, f_var receive m values.
+void gp_average_samples(size_t ns, size_t m, const double* means, const double* vars, double* f_mean,
+                        double* f_var);
 
 // Latent posterior mean and variance (no observation noise) at the rows of xs, one sample.
 void gp_predict_sample(const GpData& data, const GpSample& sample, const Matrix& xs,

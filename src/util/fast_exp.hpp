@@ -2,9 +2,9 @@
 // comparisons, which GCC will not if-convert under -ftrapping-math): the GP kernel evaluates
 // millions of exponentials per acquisition. Range reduction x = k ln2 + r with a two-part ln2
 // (Cody-Waite), |r| <= ln2/2; Taylor polynomial of degree 13 (truncation error < 1e-17
-// relative); 2^k assembled in the exponent bits. Accurate to about 1 ulp for -708 <= x <= 709;
-// returns +0 below -708 (and for -inf), exp(709) above 709 (and for +inf), NaN for NaN. The
-// clamps compare the IEEE bit patterns as integers.
+// relative, evaluated by Estrin's scheme); 2^k assembled in the exponent bits. Accurate to
+// 2 ulp for -708 <= x <= 709; returns +0 below -708 (and for -inf), exp(709) above 709 (and
+// for +inf), NaN for NaN. The clamps compare the IEEE bit patterns as integers.
 #pragma once
 #include <cstdint>
 #include <cstring>
@@ -31,20 +31,22 @@ inline double exp_fast(double x) {
     std::memcpy(&xc, &clamped_bits, sizeof xc);
     const double k = (xc * kLog2e + kRound) - kRound;
     const double r = (xc - k * kLn2Hi) - k * kLn2Lo;
-    double p = 1.0 / 6227020800.0;
-    p = p * r + 1.0 / 479001600.0;
-    p = p * r + 1.0 / 39916800.0;
-    p = p * r + 1.0 / 3628800.0;
-    p = p * r + 1.0 / 362880.0;
-    p = p * r + 1.0 / 40320.0;
-    p = p * r + 1.0 / 5040.0;
-    p = p * r + 1.0 / 720.0;
-    p = p * r + 1.0 / 120.0;
-    p = p * r + 1.0 / 24.0;
-    p = p * r + 1.0 / 6.0;
-    p = p * r + 0.5;
-    p = p * r + 1.0;
-    p = p * r + 1.0;
+    // Estrin's scheme: the same polynomial in four levels of independent products instead of
+    // Horner's chain of 13 dependent ones, so consecutive elements overlap in the pipeline.
+    const double r2 = r * r;
+    const double r4 = r2 * r2;
+    const double r8 = r4 * r4;
+    const double q0 = 1.0 + r;
+    const double q1 = 0.5 + r * (1.0 / 6.0);
+    const double q2 = 1.0 / 24.0 + r * (1.0 / 120.0);
+    const double q3 = 1.0 / 720.0 + r * (1.0 / 5040.0);
+    const double q4 = 1.0 / 40320.0 + r * (1.0 / 362880.0);
+    const double q5 = 1.0 / 3628800.0 + r * (1.0 / 39916800.0);
+    const double q6 = 1.0 / 479001600.0 + r * (1.0 / 6227020800.0);
+    const double s0 = q0 + r2 * q1;
+    const double s1 = q2 + r2 * q3;
+    const double s2 = q4 + r2 * q5;
+    const double p = (s0 + r4 * s1) + r8 * (s2 + r4 * q6);
     const double biased = k + 1023.0 + 0x1p52;  // mantissa bits hold k + 1023
     uint64_t scale_bits;
     std::memcpy(&scale_bits, &biased, sizeof scale_bits);

@@ -13,7 +13,7 @@ using namespace libvbmc_test;
 static void test_exp_fast_matches_std_exp(void**) {
     for (double x = -707.5; x <= 708.5; x += 0.37) {
         const double ref = std::exp(x);
-        assert_close(exp_fast(x) / ref, 1.0, 4e-16);
+        assert_close(exp_fast(x) / ref, 1.0, 5e-16);  // within 2 ulp
     }
     assert_true(exp_fast(-708.5) == 0.0 && !std::signbit(exp_fast(-708.5)));
     assert_true(exp_fast(-1e300) == 0.0);
