@@ -6,6 +6,7 @@
 #include <cmath>
 
 #include "util/error.hpp"
+#include "util/fast_exp.hpp"
 #include "util/math.hpp"
 
 namespace libvbmc {
@@ -16,6 +17,80 @@ void softmax_chain(const std::vector<double>& w, double* grad_w, int k) {
     for (int j = 0; j < k; ++j) grad_w[j] = w[j] * (grad_w[j] - weighted);
 }
 
+namespace {
+
+constexpr int kChunk = 256;  // draws processed together, stored coordinate-major
+
+// Sum of v[0..count) in eight interleaved partial sums (vectorisable, the same order on every CPU).
+double sum_lanes(const double* v, int count) {
+    double part[8] = {0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0};
+    int c = 0;
+    for (; c + 8 <= count; c += 8)
+        for (int l = 0; l < 8; ++l) part[l] += v[c + l];
+    double total = ((part[0] + part[1]) + (part[2] + part[3])) + ((part[4] + part[5]) + (part[6] + part[7]));
+    for (; c < count; ++c) total += v[c];
+    return total;
+}
+
+// For the draws xs (row d of xs holds coordinate d, row length kChunk) and one component with
+// mean mu and diagonal precision: maha[c] = sum_d (x_cd - mu_d)^2 precision_d and
+// log_term[c] = log_coef - maha[c] / 2.
+__attribute__((target_clones("avx512f", "avx2", "default"))) void component_log_terms(
+    const double* xs, int count, int dim, const double* mu, const double* precision, double log_coef, double* maha,
+    double* log_term) {
+    std::fill(maha, maha + count, 0.0);
+    for (int d = 0; d < dim; ++d) {
+        const double* x = xs + static_cast<size_t>(d) * kChunk;
+        for (int c = 0; c < count; ++c) {
+            const double diff = x[c] - mu[d];
+            maha[c] += diff * precision[d] * diff;
+        }
+    }
+    for (int c = 0; c < count; ++c) log_term[c] = log_coef - 0.5 * maha[c];
+}
+
+// Log-sum-exp over the k_count components for each draw: log_q[c], and resp[k][c] =
+// exp(log_term[k][c] - max_k) (unnormalised responsibilities); total[c] = sum_k resp[k][c].
+__attribute__((target_clones("avx512f", "avx2", "default"))) void log_sum_exp_draws(
+    double* terms, int k_count, int count, double* log_max, double* total) {
+    std::fill(log_max, log_max + count, -INFINITY);
+    for (int k = 0; k < k_count; ++k) {
+        const double* t = terms + static_cast<size_t>(k) * kChunk;
+        for (int c = 0; c < count; ++c) log_max[c] = std::max(log_max[c], t[c]);
+    }
+    std::fill(total, total + count, 0.0);
+    for (int k = 0; k < k_count; ++k) {
+        double* t = terms + static_cast<size_t>(k) * kChunk;
+        for (int c = 0; c < count; ++c) {
+            t[c] = exp_fast(t[c] - log_max[c]);
+            total[c] += t[c];
+        }
+    }
+}
+
+// Gradient terms of one component k for the chunk: with r = resp (normalised) and
+// u_d = (x_d - mu_d) precision_d, accumulates dlogq_dx[d][c] -= r u_d,
+// rc[d][c] += r u_d (x_d - mu_d), and returns sum_c r u_d in mu_sum[d].
+__attribute__((target_clones("avx512f", "avx2", "default"))) void component_gradient_terms(
+    const double* xs, const double* resp, int count, int dim, const double* mu, const double* precision,
+    double* dlogq_dx, double* rc, double* scratch, double* mu_sum) {
+    for (int d = 0; d < dim; ++d) {
+        const double* x = xs + static_cast<size_t>(d) * kChunk;
+        double* dx = dlogq_dx + static_cast<size_t>(d) * kChunk;
+        double* rcd = rc + static_cast<size_t>(d) * kChunk;
+        for (int c = 0; c < count; ++c) {
+            const double diff = x[c] - mu[d];
+            const double ru = resp[c] * (diff * precision[d]);
+            dx[c] -= ru;
+            rcd[c] += ru * diff;
+            scratch[c] = ru;
+        }
+        mu_sum[d] = sum_lanes(scratch, count);
+    }
+}
+
+}  // namespace
+
 // Monte Carlo entropy (entmc_vbmc). For a draw x from component j, with responsibilities
 // r_k = w_k N_k(x) / q(x), u_kd = (x_d - mu_kd) / (sigma_k lambda_d)^2, c_kd = u_kd (x_d - mu_kd):
 //   d log q / d x_d      = -sum_k r_k u_kd
@@ -23,6 +98,7 @@ void softmax_chain(const std::vector<double>& w, double* grad_w, int k) {
 //   d log q / d log s_k  =  r_k (sum_d c_kd - D)            (direct)
 //   d log q / d log l_d  =  sum_k r_k c_kd - 1               (direct)
 // plus the reparameterisation paths dx/dmu_j = 1, dx/dlog s_j = s_j l eps, dx/dlog l_d = s_j l_d eps_d.
+// Draws are processed in chunks, coordinate-major, so every loop runs over draws (vectorised).
 double entropy_mc(const VariationalPosterior& vp, int n_per_component, Rng& rng,
                   std::vector<double>* grad) {
     const int dim = vp.dim;
@@ -38,9 +114,6 @@ double entropy_mc(const VariationalPosterior& vp, int n_per_component, Rng& rng,
     std::vector<double> log_coef(k_count);
     for (int k = 0; k < k_count; ++k)
         log_coef[k] = std::log(vp.w[k]) - 0.5 * dim * kLog2Pi - dim * std::log(vp.sigma[k]) - sum_log_lambda;
-
-    std::vector<double> eps(static_cast<size_t>(half) * dim), x(dim), log_terms(k_count), resp(k_count);
-    std::vector<double> dlogq_dx(dim), u(static_cast<size_t>(k_count) * dim), c_sum(k_count), rc(dim);
     // Diagonal precision of component k: 1 / (sigma_k lambda_d)^2.
     std::vector<double> precision(static_cast<size_t>(k_count) * dim);
     for (int k = 0; k < k_count; ++k)
@@ -48,59 +121,66 @@ double entropy_mc(const VariationalPosterior& vp, int n_per_component, Rng& rng,
             const double scale = vp.sigma[k] * vp.lambda[d];
             precision[static_cast<size_t>(k) * dim + d] = 1.0 / (scale * scale);
         }
+
+    const size_t chunk_by_dim = static_cast<size_t>(dim) * kChunk;
+    const size_t chunk_by_k = static_cast<size_t>(k_count) * kChunk;
+    std::vector<double> eps(static_cast<size_t>(half) * dim), xs(chunk_by_dim), offset(chunk_by_dim);
+    std::vector<double> maha(chunk_by_k), resp(chunk_by_k), log_max(kChunk), total(kChunk), log_q(kChunk);
+    std::vector<double> dlogq_dx(chunk_by_dim), rc(chunk_by_dim), scratch(kChunk), mu_sum(dim);
     std::vector<double> w_direct(k_count, 0.0);  // sum_j w_j mean_s r_k / w_k (direct weight term)
     double entropy = 0.0;
     for (int j = 0; j < k_count; ++j) {
         for (double& e : eps) e = rng.normal();
         const double wj = vp.w[j];
+        const double scale = wj / n_draws;  // d H = -scale * d log q
         double sum_log_q = 0.0;
-        for (int s = 0; s < n_draws; ++s) {
-            const double sign = s < half ? 1.0 : -1.0;  // antithetic pairs
-            const double* e = eps.data() + static_cast<size_t>(s % half) * dim;
-            for (int d = 0; d < dim; ++d) x[d] = vp.mu(j, d) + sign * vp.sigma[j] * vp.lambda[d] * e[d];
-            for (int k = 0; k < k_count; ++k) {
-                double maha = 0.0;
-                const double* precision_k = precision.data() + static_cast<size_t>(k) * dim;
-                for (int d = 0; d < dim; ++d) {
-                    const double diff = x[d] - vp.mu(k, d);
-                    const double uk = diff * precision_k[d];
-                    u[static_cast<size_t>(k) * dim + d] = uk;
-                    maha += uk * diff;
+        for (int start = 0; start < n_draws; start += kChunk) {
+            const int count = std::min(kChunk, n_draws - start);
+            // offset = x - mu_j = sigma_j lambda eps with antithetic pairs (draw s and s + half).
+            for (int d = 0; d < dim; ++d)
+                for (int c = 0; c < count; ++c) {
+                    const int s = start + c;
+                    const double sign = s < half ? 1.0 : -1.0;
+                    const double e = eps[static_cast<size_t>(s % half) * dim + d];
+                    offset[static_cast<size_t>(d) * kChunk + c] = sign * vp.sigma[j] * vp.lambda[d] * e;
+                    xs[static_cast<size_t>(d) * kChunk + c] = vp.mu(j, d) + offset[static_cast<size_t>(d) * kChunk + c];
                 }
-                c_sum[k] = maha;
-                log_terms[k] = log_coef[k] - 0.5 * maha;
-            }
-            // log q by log-sum-exp; the scaled exponentials become the responsibilities.
-            double log_max = -INFINITY;
-            for (int k = 0; k < k_count; ++k) log_max = std::max(log_max, log_terms[k]);
-            double total = 0.0;
-            for (int k = 0; k < k_count; ++k) total += (resp[k] = std::exp(log_terms[k] - log_max));
-            const double log_q = log_max + std::log(total);
-            sum_log_q += log_q;
+            for (int k = 0; k < k_count; ++k)
+                component_log_terms(xs.data(), count, dim, vp.mu.row(k), precision.data() + static_cast<size_t>(k) * dim,
+                                    log_coef[k], maha.data() + static_cast<size_t>(k) * kChunk,
+                                    resp.data() + static_cast<size_t>(k) * kChunk);
+            log_sum_exp_draws(resp.data(), k_count, count, log_max.data(), total.data());
+            for (int c = 0; c < count; ++c) log_q[c] = log_max[c] + std::log(total[c]);
+            sum_log_q += sum_lanes(log_q.data(), count);
             if (!grad) continue;
             std::vector<double>& g = *grad;
-            const double scale = wj / n_draws;  // d H = -scale * d log q
-            for (int d = 0; d < dim; ++d) {
-                dlogq_dx[d] = 0.0;
-                rc[d] = 0.0;
-            }
+            std::fill(dlogq_dx.begin(), dlogq_dx.end(), 0.0);
+            std::fill(rc.begin(), rc.end(), 0.0);
+            for (int c = 0; c < count; ++c) total[c] = 1.0 / total[c];
             for (int k = 0; k < k_count; ++k) {
-                resp[k] /= total;
-                const double* uk = u.data() + static_cast<size_t>(k) * dim;
-                for (int d = 0; d < dim; ++d) {
-                    dlogq_dx[d] -= resp[k] * uk[d];
-                    rc[d] += resp[k] * uk[d] * (x[d] - vp.mu(k, d));
-                    g[k * dim + d] -= scale * resp[k] * uk[d];
+                double* r = resp.data() + static_cast<size_t>(k) * kChunk;
+                const double* mk = maha.data() + static_cast<size_t>(k) * kChunk;
+                for (int c = 0; c < count; ++c) {
+                    r[c] *= total[c];
+                    scratch[c] = r[c] * (mk[c] - dim);
                 }
-                g[sigma_off + k] -= scale * resp[k] * (c_sum[k] - dim);
-                w_direct[k] += scale * resp[k];
+                g[sigma_off + k] -= scale * sum_lanes(scratch.data(), count);
+                w_direct[k] += scale * sum_lanes(r, count);
+                component_gradient_terms(xs.data(), r, count, dim, vp.mu.row(k),
+                                         precision.data() + static_cast<size_t>(k) * dim, dlogq_dx.data(), rc.data(),
+                                         scratch.data(), mu_sum.data());
+                for (int d = 0; d < dim; ++d) g[k * dim + d] -= scale * mu_sum[d];
             }
             double path_sigma = 0.0;
             for (int d = 0; d < dim; ++d) {
-                const double dx_dscale = sign * vp.sigma[j] * vp.lambda[d] * e[d];
-                g[j * dim + d] -= scale * dlogq_dx[d];
-                path_sigma += dlogq_dx[d] * dx_dscale;
-                g[lambda_off + d] -= scale * (rc[d] - 1.0 + dlogq_dx[d] * dx_dscale);
+                const double* dx = dlogq_dx.data() + static_cast<size_t>(d) * kChunk;
+                const double* off = offset.data() + static_cast<size_t>(d) * kChunk;
+                const double* rcd = rc.data() + static_cast<size_t>(d) * kChunk;
+                g[j * dim + d] -= scale * sum_lanes(dx, count);
+                for (int c = 0; c < count; ++c) scratch[c] = dx[c] * off[c];
+                const double path = sum_lanes(scratch.data(), count);
+                path_sigma += path;
+                g[lambda_off + d] -= scale * (sum_lanes(rcd, count) - count + path);
             }
             g[sigma_off + j] -= scale * path_sigma;
         }

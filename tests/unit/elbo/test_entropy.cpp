@@ -46,11 +46,12 @@ static void test_mixture_mc_vs_bound(void**) {
     assert_true(entropy_lb(vp, nullptr) <= mean + 4.0 * se);
 }
 
-static void check_mc_gradient(bool weights) {
+// n draws per component: 30 fit one chunk of the vectorised loops; 601 (rounded up to 602)
+// span three, with antithetic partners in different chunks and a ragged last chunk.
+static void check_mc_gradient(bool weights, int n) {
     Rng setup(weights ? 23 : 24);
     VariationalPosterior vp = random_vp(3, 3, setup, weights);
     const std::vector<double> theta = vp.get_theta();
-    const int n = 30;
     auto f = [&](const std::vector<double>& t) {
         VariationalPosterior v = vp;
         v.set_theta(t);
@@ -66,8 +67,12 @@ static void check_mc_gradient(bool weights) {
     for (size_t i = 0; i < fd.size(); ++i) assert_close(grad[i], fd[i], 1e-6 * (1.0 + std::fabs(fd[i])));
 }
 
-static void test_mc_gradient_fixed_weights(void**) { check_mc_gradient(false); }
-static void test_mc_gradient_free_weights(void**) { check_mc_gradient(true); }
+static void test_mc_gradient_fixed_weights(void**) { check_mc_gradient(false, 30); }
+static void test_mc_gradient_free_weights(void**) { check_mc_gradient(true, 30); }
+static void test_mc_gradient_many_chunks(void**) {
+    check_mc_gradient(false, 601);
+    check_mc_gradient(true, 601);
+}
 
 static void check_lb_gradient(int k, bool weights) {
     Rng setup(25 + k);
@@ -111,6 +116,7 @@ int main(void) {
         cmocka_unit_test(test_mixture_mc_vs_bound),
         cmocka_unit_test(test_mc_gradient_fixed_weights),
         cmocka_unit_test(test_mc_gradient_free_weights),
+        cmocka_unit_test(test_mc_gradient_many_chunks),
         cmocka_unit_test(test_lb_gradient),
         cmocka_unit_test(test_mc_gradient_unbiased_single),
     };
