@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <numeric>
 #include <vector>
 
 #include "acquisition/acq_fcn.hpp"
@@ -12,7 +13,8 @@ namespace libvbmc {
 
 namespace {
 
-constexpr int kBlock = 256;  // candidates per block: cross-covariances of all samples kept
+constexpr int kBlock = 256;       // candidates per block: cross-covariances of all samples kept
+constexpr int kExactBatch = 32;   // candidates of a block scored exactly together
 // Relative slack that keeps the bounds below the exact values despite rounding.
 constexpr double kVarianceSlack = 1e-10;
 constexpr double kBoundSlack = 1e-9;
@@ -43,9 +45,10 @@ void gather_columns(const Matrix& m, const std::vector<int>& columns, Matrix& ou
 // One block of candidates. For each sample the cross-covariance K* with the training set is
 // formed once; from it the exact means and a lower bound of each candidate's acquisition,
 // whose latent variance is bounded above by sf^2 - max_i k_i^2 / A_ii (k^T A^{-1} k >=
-// (k^T e_i)^2 / A_ii by Cauchy-Schwarz, A = the factorised K + noise). Candidates whose bound
-// does not exceed the best value so far are then scored exactly from the same K*, as
-// acq_evaluate scores them (gp_predict's solve and eq. 10 average).
+// (k^T e_i)^2 / A_ii by Cauchy-Schwarz, A = the factorised K + noise). The block's candidates
+// are then scored exactly from the same K* in increasing order of their bounds, kExactBatch at a
+// time, as acq_evaluate scores them (gp_predict's solve and eq. 10 average), until the next
+// bound exceeds the best value so far.
 class BlockScorer {
 public:
     BlockScorer(const Gp& gp, const VariationalPosterior& vp, double y_max, const AcqSettings& s)
@@ -79,20 +82,29 @@ public:
             for (int j = 0; j < count; ++j)
                 var_sum[j] += std::max(sf2_[si] - best_ratio[j], 0.0) + kVarianceSlack * sf2_[si];
         }
-        std::vector<int> survivors;
+        // Bounds, then exact scores in increasing order of the bounds, a batch at a time, until
+        // the next bound exceeds the best value.
+        std::vector<double> bound(count);
         const double inv = 1.0 / static_cast<double>(ns_);
         for (int j = 0; j < count; ++j) {
             const double* x = block.row(j);
             log_q[j] = outside_limits(s_, x, dim) ? std::numeric_limits<double>::quiet_NaN() : vp_log_pdf(vp_, x);
-            if (best.index >= 0) {
-                if (std::isnan(log_q[j])) continue;
-                const double var_upper = (var_sum[j] * inv + mean_spread(j, count)) * (1.0 + kVarianceSlack);
-                const double value = acq_from_moments(s_, mean_of_means(j, count), var_upper, log_q[j], y_max_);
-                if (value - kBoundSlack * (1.0 + std::abs(value)) > best.value) continue;
-            }
-            survivors.push_back(j);
+            bound[j] = std::numeric_limits<double>::infinity();
+            if (std::isnan(log_q[j])) continue;
+            const double var_upper = (var_sum[j] * inv + mean_spread(j, count)) * (1.0 + kVarianceSlack);
+            const double value = acq_from_moments(s_, mean_of_means(j, count), var_upper, log_q[j], y_max_);
+            if (value < std::numeric_limits<double>::infinity()) bound[j] = value - kBoundSlack * (1.0 + std::abs(value));
         }
-        if (!survivors.empty()) score_exactly(survivors, start, count, best, log_q);
+        std::vector<int> order(count);
+        std::iota(order.begin(), order.end(), 0);
+        std::stable_sort(order.begin(), order.end(), [&](int a, int b) { return bound[a] < bound[b]; });
+        std::vector<int> batch;
+        for (int pos = 0; pos < count && (best.index < 0 || bound[order[pos]] <= best.value);) {
+            const int batch_size = std::min(kExactBatch, count - pos);
+            batch.assign(order.begin() + pos, order.begin() + pos + batch_size);
+            score_exactly(batch, start, count, best, log_q);
+            pos += batch_size;
+        }
     }
 
 private:
@@ -114,28 +126,25 @@ private:
         return spread * (1.0 / (ns_ - 1.0));
     }
 
-    void score_exactly(const std::vector<int>& survivors, int start, int count, BestCandidate& best,
+    void score_exactly(const std::vector<int>& batch, int start, int count, BestCandidate& best,
                        const std::vector<double>& log_q) {
-        const size_t m = survivors.size();
+        const size_t m = batch.size();
         std::vector<double> means(ns_ * m), vars(ns_ * m), f_mean(m), f_var(m);
         Matrix subset;
         for (size_t si = 0; si < ns_; ++si) {
-            for (size_t c = 0; c < m; ++c) means[si * m + c] = means_[si * count + survivors[c]];
-            Matrix* kstar = &kstar_[si];  // solved in place when every candidate survived
-            if (static_cast<int>(m) < count) {
-                gather_columns(kstar_[si], survivors, subset);
-                kstar = &subset;
-            }
-            gp_latent_variance(gp_.samples[si], sf2_[si], *kstar, vars.data() + si * m);
+            for (size_t c = 0; c < m; ++c) means[si * m + c] = means_[si * count + batch[c]];
+            gather_columns(kstar_[si], batch, subset);
+            gp_latent_variance(gp_.samples[si], sf2_[si], subset, vars.data() + si * m);
         }
         gp_average_samples(ns_, m, means.data(), vars.data(), f_mean.data(), f_var.data());
         for (size_t c = 0; c < m; ++c) {
-            const int j = survivors[c];
+            const int j = batch[c];
             const double value = std::isnan(log_q[j]) ? std::numeric_limits<double>::infinity()
                                                       : acq_from_moments(s_, f_mean[c], f_var[c], log_q[j], y_max_);
-            if (value < best.value || best.index < 0) {
+            const int index = start + j;
+            if (best.index < 0 || value < best.value || (value == best.value && index < best.index)) {
                 best.value = value;
-                best.index = start + j;
+                best.index = index;
             }
         }
     }

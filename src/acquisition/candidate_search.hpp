@@ -19,8 +19,9 @@ struct BestCandidate {
 // is at most the variance given the single most informative training point,
 // sf^2 - max_i k_i(x)^2 / A_ii (A = the factorised K + noise), a lower bound of each
 // candidate's acquisition (every acquisition decreases in the variance; the means, their
-// spread across samples and q(x) are exact). Candidates whose bound does not exceed the best
-// value so far are scored exactly from the same cross-covariance. The result equals the argmin
+// spread across samples and q(x) are exact). The block's candidates are then scored exactly
+// from the same cross-covariance in increasing order of their bounds until the next bound
+// exceeds the best value so far. The result equals the argmin
 // of acq_evaluate over all rows (first index on ties), up to rounding in the last bits.
 BestCandidate best_candidate(const Gp& gp, const VariationalPosterior& vp, const Matrix& candidates,
                              double y_max, const AcqSettings& s);

@@ -130,7 +130,7 @@ double entropy_mc(const VariationalPosterior& vp, int n_per_component, Rng& rng,
     std::vector<double> w_direct(k_count, 0.0);  // sum_j w_j mean_s r_k / w_k (direct weight term)
     double entropy = 0.0;
     for (int j = 0; j < k_count; ++j) {
-        for (double& e : eps) e = rng.normal();
+        rng.normals(eps.data(), eps.size());
         const double wj = vp.w[j];
         const double scale = wj / n_draws;  // d H = -scale * d log q
         double sum_log_q = 0.0;

@@ -51,9 +51,16 @@ double regularized_incomplete_beta(double a, double b, double x, double x_comple
 
 double normal_cdf(double z) { return 0.5 * std::erfc(-z / std::sqrt(2.0)); }
 
-// CDF of the standard Student's t with df degrees of freedom.
+// CDF of the standard Student's t with df degrees of freedom: closed forms for df = 1 (Cauchy)
+// and df = 3, F(t) = 1/2 + (atan(t/sqrt 3) + sqrt(3) t / (3 + t^2)) / pi (the design of GP
+// starts evaluates it for every hyperparameter); the regularised incomplete beta otherwise.
 double student_t_cdf(double t, double df) {
     if (std::isinf(t)) return t > 0 ? 1.0 : 0.0;
+    if (df == 1.0) return 0.5 + std::atan(t) / kPi;
+    if (df == 3.0) {
+        const double sqrt3 = std::sqrt(3.0);
+        return 0.5 + (std::atan(t / sqrt3) + sqrt3 * t / (3.0 + t * t)) / kPi;
+    }
     const double tail = 0.5 * regularized_incomplete_beta(0.5 * df, 0.5, df / (df + t * t), t * t / (df + t * t));
     return t > 0 ? 1.0 - tail : tail;
 }

@@ -42,6 +42,15 @@ double Rng::normal() {
     return std::sqrt(-2.0 * std::log(u1)) * std::cos(2.0 * M_PI * u2);
 }
 
+void Rng::normals(double* out, size_t n) {
+    for (size_t i = 0; i < n; i += 2) {
+        const double radius = std::sqrt(-2.0 * std::log(uniform()));
+        const double angle = 2.0 * M_PI * uniform();
+        out[i] = radius * std::cos(angle);
+        if (i + 1 < n) out[i + 1] = radius * std::sin(angle);
+    }
+}
+
 uint64_t Rng::below(uint64_t n) {
     if (n <= 1) return 0;
     const uint64_t limit = UINT64_MAX - UINT64_MAX % n;

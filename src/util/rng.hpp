@@ -2,6 +2,7 @@
 // Its whole state is four 64-bit words, so it is saved in checkpoints and restored bitwise.
 #pragma once
 #include <array>
+#include <cstddef>
 #include <cstdint>
 
 namespace libvbmc {
@@ -16,6 +17,9 @@ public:
     double uniform();
     // Standard normal (Box-Muller; no cached second value, so the state is the four words).
     double normal();
+    // n standard normals into out, both values of each Box-Muller pair used (half the work of
+    // n calls of normal(); a different stream). Nothing is carried over to the next call.
+    void normals(double* out, size_t n);
     // Uniform integer in [0, n).
     uint64_t below(uint64_t n);
 

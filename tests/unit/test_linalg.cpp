@@ -2,6 +2,7 @@
 #include "linalg/linalg.hpp"
 
 #include <cmath>
+#include <vector>
 
 #include "test_util.h"
 #include "util/error.hpp"
@@ -105,6 +106,30 @@ static void test_rng_is_reproducible(void**) {
     assert_close(sum2 / n, 1.0, 5.0 * std::sqrt(2.0 / n));
 }
 
+// Paired normals: the first of a pair is normal()'s value from the same state; moments of both
+// halves of the pairs and their correlation; an odd count fills every entry.
+static void test_rng_paired_normals(void**) {
+    Rng a(11), b(11);
+    double one[1];
+    a.normals(one, 1);
+    assert_true(one[0] == b.normal());
+    assert_true(a.state() == b.state());
+    Rng e(5);
+    const int n = 100001;
+    std::vector<double> z(n, NAN);
+    e.normals(z.data(), z.size());
+    double sum = 0.0, sum2 = 0.0, cross = 0.0;
+    for (int i = 0; i < n; ++i) {
+        assert_true(std::isfinite(z[i]));
+        sum += z[i];
+        sum2 += z[i] * z[i];
+    }
+    for (int i = 0; i + 1 < n; i += 2) cross += z[i] * z[i + 1];
+    assert_close(sum / n, 0.0, 5.0 / std::sqrt(n));
+    assert_close(sum2 / n, 1.0, 5.0 * std::sqrt(2.0 / n));
+    assert_close(cross / (n / 2), 0.0, 5.0 / std::sqrt(n / 2));
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_cholesky_reconstructs),
@@ -112,6 +137,7 @@ int main(void) {
         cmocka_unit_test(test_jitter_rescues_singular),
         cmocka_unit_test(test_nan_is_an_error),
         cmocka_unit_test(test_rng_is_reproducible),
+        cmocka_unit_test(test_rng_paired_normals),
     };
     return cmocka_run_group_tests(tests, nullptr, nullptr);
 }
