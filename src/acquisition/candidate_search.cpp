@@ -21,9 +21,8 @@ constexpr double kBoundSlack = 1e-9;
 
 // max_i k_i^2 / A_ii over the rows of kstar (n x count), column by column: the single-point
 // term of the variance bound.
-__attribute__((target_clones("avx512f", "avx2", "default"))) void best_ratio_by_column(const Matrix& kstar,
-                                                                            const double* inv_diag,
-                                                                            double* best_ratio) {
+__attribute__((target_clones("avx512f", "avx2", "default")))
+void best_ratio_by_column(const Matrix& kstar, const double* inv_diag, double* best_ratio) {
     const int count = kstar.cols;
     std::fill(best_ratio, best_ratio + count, 0.0);
     for (int i = 0; i < kstar.rows; ++i) {
