@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <numeric>
+#include <utility>
 
 #include "gp/lml.hpp"
 #include "gp/optimize.hpp"
@@ -183,10 +184,12 @@ GpTrainMemory GpTrainMemory::read(Reader& r) {
     GpTrainMemory m;
     m.trainings = r.bounded(0, INT64_C(1) << 40, "GP training count");
     const int64_t n = r.bounded(0, m.trainings, "GP training records");
-    m.records.resize(static_cast<size_t>(n));
-    for (GpTrainRecord& rec : m.records) {
+    // One record at a time, so a corrupt count fails on the data it lacks, not in one huge allocation.
+    for (int64_t i = 0; i < n; ++i) {
+        GpTrainRecord rec;
         rec.samples = r.matrix();
         rec.skl = r.f64();
+        m.records.push_back(std::move(rec));
     }
     m.run_cov = r.matrix();
     return m;
