@@ -90,8 +90,9 @@ public:
             log_q[j] = outside_limits(s_, x, dim) ? std::numeric_limits<double>::quiet_NaN() : vp_log_pdf(vp_, x);
             bound[j] = std::numeric_limits<double>::infinity();
             if (std::isnan(log_q[j])) continue;
-            const double var_upper = (var_sum[j] * inv + mean_spread(j, count)) * (1.0 + kVarianceSlack);
-            const double value = acq_from_moments(s_, mean_of_means(j, count), var_upper, log_q[j], y_max_);
+            const double f_bar = mean_of_means(j, count);
+            const double var_upper = (var_sum[j] * inv + mean_spread(j, count, f_bar)) * (1.0 + kVarianceSlack);
+            const double value = acq_from_moments(s_, f_bar, var_upper, log_q[j], y_max_);
             if (value < std::numeric_limits<double>::infinity()) bound[j] = value - kBoundSlack * (1.0 + std::abs(value));
         }
         std::vector<int> order(count);
@@ -113,10 +114,9 @@ private:
         return sum * (1.0 / static_cast<double>(ns_));
     }
 
-    // Sample variance of the means about their mean, as gp_average_samples forms it.
-    double mean_spread(int j, int count) const {
+    // Sample variance of the means about their mean f_bar, as gp_average_samples forms it.
+    double mean_spread(int j, int count, double f_bar) const {
         if (ns_ < 2) return 0.0;
-        const double f_bar = mean_of_means(j, count);
         double spread = 0.0;
         for (size_t si = 0; si < ns_; ++si) {
             const double deviation = means_[si * count + j] - f_bar;
