@@ -33,7 +33,7 @@ void best_ratio_by_column(const Matrix& kstar, const double* inv_diag, double* b
 
 // Column subset of m (n x cols) into out (n x columns.size()).
 void gather_columns(const Matrix& m, const std::vector<int>& columns, Matrix& out) {
-    out = Matrix(m.rows, static_cast<int>(columns.size()));
+    out.reshape(m.rows, static_cast<int>(columns.size()));
     for (int i = 0; i < m.rows; ++i) {
         const double* from = m.row(i);
         double* to = out.row(i);
@@ -73,7 +73,7 @@ public:
         std::vector<double> var_sum(count, 0.0), best_ratio(count), log_q(count);
         for (size_t si = 0; si < ns_; ++si) {
             const GpSample& sample = gp_.samples[si];
-            kstar_[si] = gp_cross_kernel(gp_.data.x, block, sample.theta.data(), dim);
+            gp_cross_kernel(gp_.data.x, block, sample.theta.data(), dim, kstar_[si]);
             double* mean_s = means_.data() + si * count;
             gp_mean_rows(block.row(0), count, sample.theta.data(), dim, mean_s);
             gemv(true, 1.0, kstar_[si], sample.alpha.data(), 1.0, mean_s);
@@ -129,11 +129,10 @@ private:
                        const std::vector<double>& log_q) {
         const size_t m = batch.size();
         std::vector<double> means(ns_ * m), vars(ns_ * m), f_mean(m), f_var(m);
-        Matrix subset;
         for (size_t si = 0; si < ns_; ++si) {
             for (size_t c = 0; c < m; ++c) means[si * m + c] = means_[si * count + batch[c]];
-            gather_columns(kstar_[si], batch, subset);
-            gp_latent_variance(gp_.samples[si], sf2_[si], subset, vars.data() + si * m);
+            gather_columns(kstar_[si], batch, subset_);
+            gp_latent_variance(gp_.samples[si], sf2_[si], subset_, vars.data() + si * m);
         }
         gp_average_samples(ns_, m, means.data(), vars.data(), f_mean.data(), f_var.data());
         for (size_t c = 0; c < m; ++c) {
@@ -157,6 +156,7 @@ private:
     std::vector<double> sf2_;
     std::vector<std::vector<double>> inv_diag_;  // per sample: 1 / A_ii
     std::vector<double> means_;  // ns x count sample means of the block
+    Matrix subset_;              // the batch's columns of one K*, solved in place
 };
 
 }  // namespace

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "linalg/forward_substitution.hpp"
 #include "linalg/linalg.hpp"
 #include "util/fast_exp.hpp"
 #include "util/error.hpp"
@@ -110,7 +111,7 @@ void gp_kernel_lower(const Matrix& z, double log_sf2, Matrix& k) {
 }
 
 // Cross-covariance k(X, xs) as an n x m matrix (the SE kernel of eq. 7's GP).
-Matrix gp_cross_kernel(const Matrix& x, const Matrix& xs, const double* theta, int dim) {
+void gp_cross_kernel(const Matrix& x, const Matrix& xs, const double* theta, int dim, Matrix& k) {
     const int n = x.rows;
     const int m = xs.rows;
     std::vector<double> inv_ell(static_cast<size_t>(dim));
@@ -120,18 +121,23 @@ Matrix gp_cross_kernel(const Matrix& x, const Matrix& xs, const double* theta, i
         for (int d = 0; d < dim; ++d) b_by_dim[static_cast<size_t>(d) * m + j] = xs(j, d) * inv_ell[static_cast<size_t>(d)];
     std::vector<double> a(static_cast<size_t>(dim));
     const double log_sf2 = 2.0 * theta[hyp::log_sf(dim)];
-    Matrix k(n, m);
+    k.reshape(n, m);
     for (int i = 0; i < n; ++i) {
         for (int d = 0; d < dim; ++d) a[static_cast<size_t>(d)] = x(i, d) * inv_ell[static_cast<size_t>(d)];
         gp_kernel_row(a.data(), b_by_dim.data(), m, dim, m, log_sf2, k.row(i));
     }
+}
+
+Matrix gp_cross_kernel(const Matrix& x, const Matrix& xs, const double* theta, int dim) {
+    Matrix k;
+    gp_cross_kernel(x, xs, theta, dim, k);
     return k;
 }
 
 // Latent variance f_var = k(x*,x*) - v^T v with v = L^{-1} k* (Rasmussen & Williams eq. 2.26).
 void gp_latent_variance(const GpSample& sample, double sf2, Matrix& kstar, double* f_var) {
     const int m = kstar.cols;
-    triangular_solve(sample.chol, false, kstar);
+    forward_substitution(sample.chol, kstar);
     std::vector<double> vv(static_cast<size_t>(m), 0.0);
     for (int i = 0; i < kstar.rows; ++i) {
         const double* row = kstar.row(i);

@@ -54,8 +54,10 @@ double gp_mean(const double* x, const double* theta, int dim);
 // gp_mean at m points stored row by row (x is m x dim), bitwise equal to m calls of gp_mean.
 void gp_mean_rows(const double* x, int m, const double* theta, int dim, double* out);
 
-// Cross-covariance matrix k(x_i, xs_j), x.rows x xs.rows.
+// Cross-covariance matrix k(x_i, xs_j), x.rows x xs.rows; the second form writes it into k,
+// reusing k's storage.
 Matrix gp_cross_kernel(const Matrix& x, const Matrix& xs, const double* theta, int dim);
+void gp_cross_kernel(const Matrix& x, const Matrix& xs, const double* theta, int dim, Matrix& k);
 
 // One row of an SE kernel matrix for inputs already divided by the length scales:
 // out[j] = exp(log_sf2 - 1/2 sum_d (a_d - b[d * stride + j])^2), j < m, with the second set of

@@ -19,6 +19,12 @@ struct Matrix {
     double* row(int i) { return data.data() + static_cast<size_t>(i) * cols; }
     const double* row(int i) const { return data.data() + static_cast<size_t>(i) * cols; }
     bool empty() const { return data.empty(); }
+    // New shape; the storage is reused, so the entries are unspecified until written.
+    void reshape(int n_rows, int n_cols) {
+        rows = n_rows;
+        cols = n_cols;
+        data.resize(static_cast<size_t>(n_rows) * n_cols);
+    }
 
     static Matrix identity(int n) {
         Matrix m(n, n);

@@ -1,0 +1,74 @@
+#include "linalg/forward_substitution.hpp"
+
+#include <cstring>
+
+#include "util/error.hpp"
+
+namespace libvbmc {
+
+namespace {
+
+// Eight doubles operated on together; GCC lowers it to whatever registers the clone has.
+typedef double Lanes __attribute__((vector_size(64)));
+constexpr int kLanes = 8;
+
+__attribute__((always_inline)) inline void load(Lanes& v, const double* p) { std::memcpy(&v, p, sizeof v); }
+
+__attribute__((always_inline)) inline void store(double* p, const Lanes& v) { std::memcpy(p, &v, sizeof v); }
+
+// Columns [j0, j0 + kGroups * kLanes) of the solve, accumulators held in registers.
+template <int kGroups>
+__attribute__((always_inline)) inline void solve_columns(const Matrix& l, Matrix& b, int j0) {
+    const int n = l.rows;
+    for (int i = 0; i < n; ++i) {
+        double* b_i = b.row(i) + j0;
+        Lanes acc[kGroups];
+        for (int g = 0; g < kGroups; ++g) load(acc[g], b_i + g * kLanes);
+        const double* l_i = l.row(i);
+        for (int c = 0; c < i; ++c) {
+            const double l_ic = l_i[c];
+            const double* v_c = b.row(c) + j0;
+            for (int g = 0; g < kGroups; ++g) {
+                Lanes v;
+                load(v, v_c + g * kLanes);
+                acc[g] -= l_ic * v;
+            }
+        }
+        for (int g = 0; g < kGroups; ++g) store(b_i + g * kLanes, acc[g] / l_i[i]);
+    }
+}
+
+// The last m - j0 < 32 columns, copied into whole groups padded with zeros (lanes are
+// independent, so the padding does not touch the real columns).
+__attribute__((always_inline)) inline void solve_tail(const Matrix& l, Matrix& b, int j0) {
+    const int width = b.cols - j0;
+    const int groups = (width + kLanes - 1) / kLanes;
+    Matrix padded(b.rows, groups * kLanes);
+    for (int i = 0; i < b.rows; ++i) std::memcpy(padded.row(i), b.row(i) + j0, sizeof(double) * width);
+    switch (groups) {
+        case 1: solve_columns<1>(l, padded, 0); break;
+        case 2: solve_columns<2>(l, padded, 0); break;
+        case 3: solve_columns<3>(l, padded, 0); break;
+        default: solve_columns<4>(l, padded, 0); break;
+    }
+    for (int i = 0; i < b.rows; ++i) std::memcpy(b.row(i) + j0, padded.row(i), sizeof(double) * width);
+}
+
+// The clones differ only in register width (-ffp-contract=off: no fused multiply-add).
+__attribute__((target_clones("avx512f", "avx2", "default")))
+void solve_all_columns(const Matrix& l, Matrix& b) {
+    constexpr int kBlock = 4 * kLanes;
+    int j = 0;
+    for (; j + kBlock <= b.cols; j += kBlock) solve_columns<4>(l, b, j);
+    if (j < b.cols) solve_tail(l, b, j);
+}
+
+}  // namespace
+
+void forward_substitution(const Matrix& l, Matrix& b) {
+    if (l.rows != l.cols || b.rows != l.rows)
+        throw_error(Code::internal, "forward_substitution: L is not square or B has the wrong number of rows");
+    solve_all_columns(l, b);
+}
+
+}  // namespace libvbmc
