@@ -8,6 +8,7 @@
 
 #include "acquisition/acq_fcn.hpp"
 #include "linalg/linalg.hpp"
+#include "util/vector_clones.hpp"
 
 namespace libvbmc {
 
@@ -21,7 +22,7 @@ constexpr double kBoundSlack = 1e-9;
 
 // max_i k_i^2 / A_ii over the rows of kstar (n x count), column by column: the single-point
 // term of the variance bound.
-__attribute__((target_clones("avx512f", "avx2", "default")))
+VBMC_VECTOR_CLONES
 void best_ratio_by_column(const Matrix& kstar, const double* inv_diag, double* best_ratio) {
     const int count = kstar.cols;
     std::fill(best_ratio, best_ratio + count, 0.0);

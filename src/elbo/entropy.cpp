@@ -8,6 +8,7 @@
 #include "util/error.hpp"
 #include "util/fast_exp.hpp"
 #include "util/math.hpp"
+#include "util/vector_clones.hpp"
 
 namespace libvbmc {
 
@@ -35,7 +36,7 @@ double sum_lanes(const double* v, int count) {
 // For the draws xs (row d of xs holds coordinate d, row length kChunk) and one component with
 // mean mu and diagonal precision: maha[c] = sum_d (x_cd - mu_d)^2 precision_d and
 // log_term[c] = log_coef - maha[c] / 2.
-__attribute__((target_clones("avx512f", "avx2", "default")))
+VBMC_VECTOR_CLONES
 void component_log_terms(const double* xs, int count, int dim, const double* mu, const double* precision,
                          double log_coef, double* maha, double* log_term) {
     std::fill(maha, maha + count, 0.0);
@@ -52,7 +53,7 @@ void component_log_terms(const double* xs, int count, int dim, const double* mu,
 // Log-sum-exp over the k_count components for each draw, in place: terms[k][c] (log terms on
 // entry) become exp(terms[k][c] - log_max[c]), the unnormalised responsibilities, with
 // log_max[c] = max_k terms[k][c] and total[c] = their sum, so log q = log_max + log total.
-__attribute__((target_clones("avx512f", "avx2", "default")))
+VBMC_VECTOR_CLONES
 void log_sum_exp_draws(double* terms, int k_count, int count, double* log_max, double* total) {
     std::fill(log_max, log_max + count, -INFINITY);
     for (int k = 0; k < k_count; ++k) {
@@ -72,7 +73,7 @@ void log_sum_exp_draws(double* terms, int k_count, int count, double* log_max, d
 // Gradient terms of one component k for the chunk: with r = resp (normalised) and
 // u_d = (x_d - mu_d) precision_d, accumulates dlogq_dx[d][c] -= r u_d,
 // rc[d][c] += r u_d (x_d - mu_d), and returns sum_c r u_d in mu_sum[d].
-__attribute__((target_clones("avx512f", "avx2", "default")))
+VBMC_VECTOR_CLONES
 void component_gradient_terms(const double* xs, const double* resp, int count, int dim, const double* mu,
                               const double* precision, double* dlogq_dx, double* rc, double* scratch,
                               double* mu_sum) {

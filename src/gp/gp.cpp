@@ -7,6 +7,7 @@
 #include "linalg/linalg.hpp"
 #include "util/fast_exp.hpp"
 #include "util/error.hpp"
+#include "util/vector_clones.hpp"
 
 namespace libvbmc {
 
@@ -84,9 +85,8 @@ Gp gp_from_samples(GpData data, const std::vector<std::vector<double>>& thetas) 
     return gp;
 }
 
-// Kernel row of gp.hpp. Compiled for AVX-512, AVX2 and the baseline; the clones do the same
-// operations without contraction into FMA (-ffp-contract=off), so results are identical.
-__attribute__((target_clones("avx512f", "avx2", "default")))
+// Kernel row of gp.hpp, one clone per instruction set (util/vector_clones.hpp).
+VBMC_VECTOR_CLONES
 void gp_kernel_row(const double* a, const double* b_by_dim, int stride, int dim, int m, double log_sf2, double* out) {
     for (int j = 0; j < m; ++j) out[j] = 0.0;
     for (int d = 0; d < dim; ++d) {

@@ -3,6 +3,7 @@
 #include <cstring>
 
 #include "util/error.hpp"
+#include "util/vector_clones.hpp"
 
 namespace libvbmc {
 
@@ -16,25 +17,42 @@ __attribute__((always_inline)) inline void load(Lanes& v, const double* p) { std
 
 __attribute__((always_inline)) inline void store(double* p, const Lanes& v) { std::memcpy(p, &v, sizeof v); }
 
-// Columns [j0, j0 + kGroups * kLanes) of the solve, accumulators held in registers.
+// Columns [j0, j0 + kGroups * kLanes) of the solve, accumulators held in registers. The sum
+// over c is split into even and odd c (two independent chains per group, so the additions
+// overlap in the pipeline): v_i = ((b_i - sum_even) + (-sum_odd)) / L_ii.
 template <int kGroups>
 __attribute__((always_inline)) inline void solve_columns(const Matrix& l, Matrix& b, int j0) {
     const int n = l.rows;
     for (int i = 0; i < n; ++i) {
         double* b_i = b.row(i) + j0;
-        Lanes acc[kGroups];
-        for (int g = 0; g < kGroups; ++g) load(acc[g], b_i + g * kLanes);
+        Lanes even[kGroups], odd[kGroups];
+        for (int g = 0; g < kGroups; ++g) {
+            load(even[g], b_i + g * kLanes);
+            odd[g] = Lanes{};
+        }
         const double* l_i = l.row(i);
-        for (int c = 0; c < i; ++c) {
-            const double l_ic = l_i[c];
+        int c = 0;
+        for (; c + 1 < i; c += 2) {
+            const double l_even = l_i[c], l_odd = l_i[c + 1];
+            const double* v_even = b.row(c) + j0;
+            const double* v_odd = b.row(c + 1) + j0;
+            for (int g = 0; g < kGroups; ++g) {
+                Lanes v, w;
+                load(v, v_even + g * kLanes);
+                load(w, v_odd + g * kLanes);
+                even[g] -= l_even * v;
+                odd[g] -= l_odd * w;
+            }
+        }
+        if (c < i) {
             const double* v_c = b.row(c) + j0;
             for (int g = 0; g < kGroups; ++g) {
                 Lanes v;
                 load(v, v_c + g * kLanes);
-                acc[g] -= l_ic * v;
+                even[g] -= l_i[c] * v;
             }
         }
-        for (int g = 0; g < kGroups; ++g) store(b_i + g * kLanes, acc[g] / l_i[i]);
+        for (int g = 0; g < kGroups; ++g) store(b_i + g * kLanes, (even[g] + odd[g]) / l_i[i]);
     }
 }
 
@@ -54,8 +72,8 @@ __attribute__((always_inline)) inline void solve_tail(const Matrix& l, Matrix& b
     for (int i = 0; i < b.rows; ++i) std::memcpy(b.row(i) + j0, padded.row(i), sizeof(double) * width);
 }
 
-// The clones differ only in register width (-ffp-contract=off: no fused multiply-add).
-__attribute__((target_clones("avx512f", "avx2", "default")))
+// The clones differ only in register width (util/vector_clones.hpp).
+VBMC_VECTOR_CLONES
 void solve_all_columns(const Matrix& l, Matrix& b) {
     constexpr int kBlock = 4 * kLanes;
     int j = 0;
