@@ -1,6 +1,7 @@
 #include "linalg/forward_substitution.hpp"
 
 #include <cstring>
+#include <string>
 
 #include "util/error.hpp"
 #include "util/vector_clones.hpp"
@@ -85,7 +86,9 @@ void solve_all_columns(const Matrix& l, Matrix& b) {
 
 void forward_substitution(const Matrix& l, Matrix& b) {
     if (l.rows != l.cols || b.rows != l.rows)
-        throw_error(Code::internal, "forward_substitution: L is not square or B has the wrong number of rows");
+        throw_error(Code::internal, "forward_substitution: L is " + std::to_string(l.rows) + " x " +
+                                        std::to_string(l.cols) + " and B has " + std::to_string(b.rows) +
+                                        " rows; L must be square with as many rows as B");
     solve_all_columns(l, b);
 }
 
