@@ -9,6 +9,7 @@
 #include "util/fast_exp.hpp"
 #include "util/math.hpp"
 #include "util/vector_clones.hpp"
+#include "util/vector_dispatch.hpp"
 
 namespace libvbmc {
 
@@ -53,8 +54,8 @@ void component_log_terms(const double* xs, int count, int dim, const double* mu,
 // Log-sum-exp over the k_count components for each draw, in place: terms[k][c] (log terms on
 // entry) become exp(terms[k][c] - log_max[c]), the unnormalised responsibilities, with
 // log_max[c] = max_k terms[k][c] and total[c] = their sum, so log q = log_max + log total.
-VBMC_VECTOR_CLONES
-void log_sum_exp_draws(double* terms, int k_count, int count, double* log_max, double* total) {
+// Compiled per instruction set for exp_fast's fused multiply-adds (util/vector_dispatch.hpp).
+VBMC_KERNEL_BODY void log_sum_exp_body(double* terms, int k_count, int count, double* log_max, double* total) {
     std::fill(log_max, log_max + count, -INFINITY);
     for (int k = 0; k < k_count; ++k) {
         const double* t = terms + static_cast<size_t>(k) * kChunk;
@@ -68,6 +69,26 @@ void log_sum_exp_draws(double* terms, int k_count, int count, double* log_max, d
             total[c] += t[c];
         }
     }
+}
+
+using LogSumExpFn = void (*)(double*, int, int, double*, double*);
+
+VBMC_TARGET_AVX512 void log_sum_exp_avx512(double* terms, int k_count, int count, double* log_max, double* total) {
+    log_sum_exp_body(terms, k_count, count, log_max, total);
+}
+
+VBMC_TARGET_AVX2_FMA void log_sum_exp_avx2_fma(double* terms, int k_count, int count, double* log_max, double* total) {
+    log_sum_exp_body(terms, k_count, count, log_max, total);
+}
+
+void log_sum_exp_baseline(double* terms, int k_count, int count, double* log_max, double* total) {
+    log_sum_exp_body(terms, k_count, count, log_max, total);
+}
+
+void log_sum_exp_draws(double* terms, int k_count, int count, double* log_max, double* total) {
+    static const LogSumExpFn impl =
+        select_kernel<LogSumExpFn>(best_vector_isa(), log_sum_exp_avx512, log_sum_exp_avx2_fma, log_sum_exp_baseline);
+    impl(terms, k_count, count, log_max, total);
 }
 
 // Gradient terms of one component k for the chunk: with r = resp (normalised) and

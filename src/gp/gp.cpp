@@ -7,7 +7,6 @@
 #include "linalg/linalg.hpp"
 #include "util/fast_exp.hpp"
 #include "util/error.hpp"
-#include "util/vector_clones.hpp"
 
 namespace libvbmc {
 
@@ -85,19 +84,66 @@ Gp gp_from_samples(GpData data, const std::vector<std::vector<double>>& thetas) 
     return gp;
 }
 
-// Kernel row of gp.hpp, one clone per instruction set (util/vector_clones.hpp).
-VBMC_VECTOR_CLONES
-void gp_kernel_row(const double* a, const double* b_by_dim, int stride, int dim, int m, double log_sf2, double* out) {
-    for (int j = 0; j < m; ++j) out[j] = 0.0;
+namespace {
+
+constexpr int kRowBlock = 32;  // points whose squared distances are accumulated in registers
+
+// out[j] = exp(log_sf2 - 1/2 sum_d (a_d - b_dj)^2) for j < width <= kRowBlock.
+VBMC_KERNEL_BODY void kernel_block(const double* a, const double* b_by_dim, int stride, int dim, int width,
+                                   double log_sf2, double* out) {
+    double r2[kRowBlock];
+    for (int j = 0; j < width; ++j) r2[j] = 0.0;
     for (int d = 0; d < dim; ++d) {
         const double ad = a[d];
         const double* bd = b_by_dim + static_cast<size_t>(d) * stride;
-        for (int j = 0; j < m; ++j) {
+        for (int j = 0; j < width; ++j) {
             const double diff = ad - bd[j];
-            out[j] += diff * diff;
+            r2[j] = std::fma(diff, diff, r2[j]);
         }
     }
-    for (int j = 0; j < m; ++j) out[j] = exp_fast(log_sf2 - 0.5 * out[j]);
+    for (int j = 0; j < width; ++j) out[j] = exp_fast(std::fma(-0.5, r2[j], log_sf2));
+}
+
+VBMC_KERNEL_BODY void kernel_row_body(const double* a, const double* b_by_dim, int stride, int dim, int m,
+                                      double log_sf2, double* out) {
+    int start = 0;
+    for (; start + kRowBlock <= m; start += kRowBlock)
+        kernel_block(a, b_by_dim + start, stride, dim, kRowBlock, log_sf2, out + start);
+    if (start < m) kernel_block(a, b_by_dim + start, stride, dim, m - start, log_sf2, out + start);
+}
+
+using KernelRowFn = void (*)(const double*, const double*, int, int, int, double, double*);
+
+VBMC_TARGET_AVX512 void kernel_row_avx512(const double* a, const double* b_by_dim, int stride, int dim, int m,
+                                          double log_sf2, double* out) {
+    kernel_row_body(a, b_by_dim, stride, dim, m, log_sf2, out);
+}
+
+VBMC_TARGET_AVX2_FMA void kernel_row_avx2_fma(const double* a, const double* b_by_dim, int stride, int dim, int m,
+                                              double log_sf2, double* out) {
+    kernel_row_body(a, b_by_dim, stride, dim, m, log_sf2, out);
+}
+
+void kernel_row_baseline(const double* a, const double* b_by_dim, int stride, int dim, int m, double log_sf2,
+                         double* out) {
+    kernel_row_body(a, b_by_dim, stride, dim, m, log_sf2, out);
+}
+
+}  // namespace
+
+// Kernel row of gp.hpp: squared distances of kRowBlock points at a time in registers, then their
+// exponentials, by the copy compiled for isa (util/vector_dispatch.hpp).
+void gp_kernel_row_on(VectorIsa isa, const double* a, const double* b_by_dim, int stride, int dim, int m,
+                      double log_sf2, double* out) {
+    const KernelRowFn impl =
+        select_kernel<KernelRowFn>(isa, kernel_row_avx512, kernel_row_avx2_fma, kernel_row_baseline);
+    impl(a, b_by_dim, stride, dim, m, log_sf2, out);
+}
+
+void gp_kernel_row(const double* a, const double* b_by_dim, int stride, int dim, int m, double log_sf2, double* out) {
+    static const KernelRowFn impl =
+        select_kernel<KernelRowFn>(best_vector_isa(), kernel_row_avx512, kernel_row_avx2_fma, kernel_row_baseline);
+    impl(a, b_by_dim, stride, dim, m, log_sf2, out);
 }
 
 void gp_kernel_lower(const Matrix& z, double log_sf2, Matrix& k) {
@@ -110,21 +156,34 @@ void gp_kernel_lower(const Matrix& z, double log_sf2, Matrix& k) {
     for (int i = 1; i < n; ++i) gp_kernel_row(z.row(i), z_by_dim.data(), n, dim, i, log_sf2, k.row(i));
 }
 
-// Cross-covariance k(X, xs) as an n x m matrix (the SE kernel of eq. 7's GP).
+// Cross-covariance k(X, xs) as an n x m matrix (the SE kernel of eq. 7's GP). Row i is the kernel
+// row of x_i against all of xs; when xs are fewer than a register block (a CMA-ES generation),
+// column j is formed instead as the row of xs_j against all of X. Both orders give bitwise the
+// same entries: (a - b)^2 = (b - a)^2 exactly.
 void gp_cross_kernel(const Matrix& x, const Matrix& xs, const double* theta, int dim, Matrix& k) {
     const int n = x.rows;
     const int m = xs.rows;
+    const bool by_column = m < kRowBlock && n > m;
+    const Matrix& single = by_column ? xs : x;  // points taken one at a time
+    const Matrix& many = by_column ? x : xs;    // points stored coordinate-major
     std::vector<double> inv_ell(static_cast<size_t>(dim));
     for (int d = 0; d < dim; ++d) inv_ell[static_cast<size_t>(d)] = std::exp(-theta[hyp::log_ell(d)]);
-    std::vector<double> b_by_dim(static_cast<size_t>(dim) * m);
-    for (int j = 0; j < m; ++j)
-        for (int d = 0; d < dim; ++d) b_by_dim[static_cast<size_t>(d) * m + j] = xs(j, d) * inv_ell[static_cast<size_t>(d)];
+    std::vector<double> many_by_dim(static_cast<size_t>(dim) * many.rows);
+    for (int j = 0; j < many.rows; ++j)
+        for (int d = 0; d < dim; ++d)
+            many_by_dim[static_cast<size_t>(d) * many.rows + j] = many(j, d) * inv_ell[static_cast<size_t>(d)];
     std::vector<double> a(static_cast<size_t>(dim));
+    std::vector<double> column(by_column ? static_cast<size_t>(n) : 0);
     const double log_sf2 = 2.0 * theta[hyp::log_sf(dim)];
     k.reshape(n, m);
-    for (int i = 0; i < n; ++i) {
-        for (int d = 0; d < dim; ++d) a[static_cast<size_t>(d)] = x(i, d) * inv_ell[static_cast<size_t>(d)];
-        gp_kernel_row(a.data(), b_by_dim.data(), m, dim, m, log_sf2, k.row(i));
+    for (int i = 0; i < single.rows; ++i) {
+        for (int d = 0; d < dim; ++d) a[static_cast<size_t>(d)] = single(i, d) * inv_ell[static_cast<size_t>(d)];
+        if (!by_column) {
+            gp_kernel_row(a.data(), many_by_dim.data(), many.rows, dim, many.rows, log_sf2, k.row(i));
+            continue;
+        }
+        gp_kernel_row(a.data(), many_by_dim.data(), n, dim, n, log_sf2, column.data());
+        for (int r = 0; r < n; ++r) k(r, i) = column[static_cast<size_t>(r)];
     }
 }
 

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "linalg/matrix.hpp"
+#include "util/vector_dispatch.hpp"
 
 namespace libvbmc {
 
@@ -62,9 +63,13 @@ void gp_cross_kernel(const Matrix& x, const Matrix& xs, const double* theta, int
 // One row of an SE kernel matrix for inputs already divided by the length scales:
 // out[j] = exp(log_sf2 - 1/2 sum_d (a_d - b[d * stride + j])^2), j < m, with the second set of
 // points stored coordinate-major (row d of b holds coordinate d, row length stride >= m).
-// Vectorised (exp_fast); same values on every CPU.
+// Vectorised (exp_fast) by the copy for this CPU; every copy gives bitwise the same values, and so
+// does any block of the row (each entry is the same sequence of operations wherever it falls).
 void gp_kernel_row(const double* a, const double* b_by_dim, int stride, int dim, int m, double log_sf2,
                    double* out);
+// The same with the copy for isa (which the CPU must support): for the tests.
+void gp_kernel_row_on(VectorIsa isa, const double* a, const double* b_by_dim, int stride, int dim, int m,
+                      double log_sf2, double* out);
 
 // Strict lower triangle (j < i) of the SE kernel matrix of the rows of z (inputs already divided
 // by the length scales), written into k (n x n, resized if needed); the rest of k is untouched.

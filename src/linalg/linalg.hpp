@@ -8,8 +8,10 @@
 
 namespace libvbmc {
 
-// In-place Cholesky of a symmetric positive-definite matrix. Returns false (A undefined) when
-// A is not numerically positive definite.
+// In-place Cholesky of a symmetric positive-definite matrix, of which only the lower triangle is
+// read; on success A holds the lower factor L (A = L L^T) with zeros above the diagonal. Returns
+// false (A undefined) when A is not numerically positive definite; throws Error(numeric) when it
+// has a non-finite entry.
 bool cholesky_in_place(Matrix& a);
 
 // Cholesky with jitter fallback: factorises A + jitter*I, starting at jitter = 0 and, on

@@ -5,7 +5,11 @@
 // relative, evaluated by Estrin's scheme); 2^k assembled in the exponent bits. Accurate to
 // 2 ulp for -708 <= x <= 709; returns +0 below -708 (and for -inf), exp(709) above 709 (and
 // for +inf), NaN for NaN. The clamps compare the IEEE bit patterns as integers.
+// The multiply-adds are explicit fused ones (std::fma): callers are compiled per instruction set
+// (util/vector_dispatch.hpp), where they are single instructions; on a CPU without FMA the
+// baseline copy calls the library's correctly rounded fma, so every copy gives the same values.
 #pragma once
+#include <cmath>
 #include <cstdint>
 #include <cstring>
 
@@ -29,24 +33,24 @@ inline double exp_fast(double x) {
     const int64_t clamped_bits = (x_bits & ~below & ~above) | (kMinBits & below) | (kMaxBits & above);
     double xc;
     std::memcpy(&xc, &clamped_bits, sizeof xc);
-    const double k = (xc * kLog2e + kRound) - kRound;
-    const double r = (xc - k * kLn2Hi) - k * kLn2Lo;
+    const double k = std::fma(xc, kLog2e, kRound) - kRound;
+    const double r = std::fma(-k, kLn2Lo, std::fma(-k, kLn2Hi, xc));
     // Estrin's scheme: the same polynomial in four levels of independent products instead of
     // Horner's chain of 13 dependent ones, so consecutive elements overlap in the pipeline.
     const double r2 = r * r;
     const double r4 = r2 * r2;
     const double r8 = r4 * r4;
     const double q0 = 1.0 + r;
-    const double q1 = 0.5 + r * (1.0 / 6.0);
-    const double q2 = 1.0 / 24.0 + r * (1.0 / 120.0);
-    const double q3 = 1.0 / 720.0 + r * (1.0 / 5040.0);
-    const double q4 = 1.0 / 40320.0 + r * (1.0 / 362880.0);
-    const double q5 = 1.0 / 3628800.0 + r * (1.0 / 39916800.0);
-    const double q6 = 1.0 / 479001600.0 + r * (1.0 / 6227020800.0);
-    const double s0 = q0 + r2 * q1;
-    const double s1 = q2 + r2 * q3;
-    const double s2 = q4 + r2 * q5;
-    const double p = (s0 + r4 * s1) + r8 * (s2 + r4 * q6);
+    const double q1 = std::fma(r, 1.0 / 6.0, 0.5);
+    const double q2 = std::fma(r, 1.0 / 120.0, 1.0 / 24.0);
+    const double q3 = std::fma(r, 1.0 / 5040.0, 1.0 / 720.0);
+    const double q4 = std::fma(r, 1.0 / 362880.0, 1.0 / 40320.0);
+    const double q5 = std::fma(r, 1.0 / 39916800.0, 1.0 / 3628800.0);
+    const double q6 = std::fma(r, 1.0 / 6227020800.0, 1.0 / 479001600.0);
+    const double s0 = std::fma(r2, q1, q0);
+    const double s1 = std::fma(r2, q3, q2);
+    const double s2 = std::fma(r2, q5, q4);
+    const double p = std::fma(r8, std::fma(r4, q6, s2), std::fma(r4, s1, s0));
     const double biased = k + 1023.0 + 0x1p52;  // mantissa bits hold k + 1023
     uint64_t scale_bits;
     std::memcpy(&scale_bits, &biased, sizeof scale_bits);

@@ -31,6 +31,13 @@ static void test_cholesky_reconstructs(void**) {
         for (int j = 0; j < 6; ++j) assert_close(llt(i, j), a(i, j), 1e-12 * 6 * a(i, i));
     for (int i = 0; i < 6; ++i)
         for (int j = i + 1; j < 6; ++j) assert_close(l(i, j), 0.0, 0.0);
+    // Only the lower triangle is read.
+    Matrix lower_only = a;
+    for (int i = 0; i < 6; ++i)
+        for (int j = i + 1; j < 6; ++j) lower_only(i, j) = NAN;
+    assert_true(cholesky_in_place(lower_only));
+    for (int i = 0; i < 6; ++i)
+        for (int j = 0; j < 6; ++j) assert_true(lower_only(i, j) == l(i, j));
 }
 
 static void test_cholesky_solve_and_logdet(void**) {
@@ -107,17 +114,30 @@ static void test_jitter_rescues_singular(void**) {
     assert_true(jitter <= 1e-2 * 14.0 / 3.0);
 }
 
-static void test_nan_is_an_error(void**) {
-    Matrix a = Matrix::identity(2);
-    a(1, 1) = NAN;
+static bool cholesky_fails_numerically(const Matrix& a) {
     Matrix l;
-    bool threw = false;
     try {
         cholesky_jitter(a, l);
     } catch (const Error& e) {
-        threw = e.code() == Code::numeric;
+        return e.code() == Code::numeric;
     }
-    assert_true(threw);
+    return false;
+}
+
+// A NaN on the diagonal is caught before the factorisation; one below it (which LAPACKE's scan
+// would have caught and the _work call does not) shows in the factor's diagonal.
+static void test_nan_is_an_error(void**) {
+    Matrix a = Matrix::identity(2);
+    a(1, 1) = NAN;
+    assert_true(cholesky_fails_numerically(a));
+    Matrix b = Matrix::identity(3);
+    b(2, 0) = NAN;
+    b(0, 2) = NAN;
+    assert_true(cholesky_fails_numerically(b));
+    Matrix c = Matrix::identity(3);
+    c(2, 1) = INFINITY;
+    c(1, 2) = INFINITY;
+    assert_true(cholesky_fails_numerically(c));
 }
 
 static void test_rng_is_reproducible(void**) {

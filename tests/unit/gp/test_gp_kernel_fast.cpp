@@ -1,5 +1,6 @@
-// Vectorised kernel building blocks: exp_fast against std::exp (range, clamps, NaN), and
-// gp_kernel_row / gp_kernel_lower / gp_cross_kernel against the scalar gp_kernel.
+// Vectorised kernel building blocks: exp_fast against std::exp (range, clamps, NaN),
+// gp_kernel_row / gp_kernel_lower / gp_cross_kernel against the scalar gp_kernel, and the
+// per-CPU copies and evaluation orders of the kernel against each other (bitwise).
 #include <cmath>
 
 #include "gp/gp.hpp"
@@ -58,6 +59,55 @@ static void test_kernel_matrices_match_scalar_kernel(void**) {
         }
 }
 
+// Every copy of the kernel row this CPU runs gives bitwise the baseline's values, over a row
+// of two register blocks and a tail, and any prefix of the row equals the full row's start.
+static void test_kernel_row_copies_agree(void**) {
+    Rng rng(17);
+    const int dim = 7, m = 75;
+    std::vector<double> a(dim), b(static_cast<size_t>(dim) * m);
+    for (double& v : a) v = 3.0 * rng.uniform() - 1.5;
+    for (double& v : b) v = 3.0 * rng.uniform() - 1.5;
+    std::vector<double> baseline(m), row(m), prefix(m);
+    gp_kernel_row_on(VectorIsa::baseline, a.data(), b.data(), m, dim, m, 0.3, baseline.data());
+    for (int j = 0; j < m; ++j) {
+        double r2 = 0.0;
+        for (int d = 0; d < dim; ++d) {
+            const double diff = a[d] - b[static_cast<size_t>(d) * m + j];
+            r2 += diff * diff;
+        }
+        assert_close(baseline[j], std::exp(0.3 - 0.5 * r2), 1e-14 * baseline[j]);
+    }
+    for (VectorIsa isa : {VectorIsa::avx512, VectorIsa::avx2_fma}) {
+        if (!cpu_supports(isa)) continue;
+        gp_kernel_row_on(isa, a.data(), b.data(), m, dim, m, 0.3, row.data());
+        for (int j = 0; j < m; ++j) assert_true(row[j] == baseline[j]);
+    }
+    for (int count : {1, 9, 32, 33, 64}) {
+        gp_kernel_row(a.data(), b.data(), m, dim, count, 0.3, prefix.data());
+        for (int j = 0; j < count; ++j) assert_true(prefix[j] == baseline[j]);
+    }
+}
+
+// The cross kernel is formed by rows for many test points and by columns for a few; a column is
+// bitwise the same whichever way it was formed.
+static void test_cross_kernel_orders_agree(void**) {
+    Rng rng(23);
+    const int dim = 5, n = 40, m = 36;
+    const GpData data = make_data(n, dim, rng, false);
+    const std::vector<double> theta = make_theta(dim, rng);
+    Matrix xs(m, dim);
+    for (double& v : xs.data) v = 4.0 * rng.uniform() - 2.0;
+    const Matrix by_rows = gp_cross_kernel(data.x, xs, theta.data(), dim);
+    for (int count : {1, 10, 31}) {
+        Matrix few(count, dim);
+        for (int j = 0; j < count; ++j)
+            for (int d = 0; d < dim; ++d) few(j, d) = xs(j, d);
+        const Matrix by_columns = gp_cross_kernel(data.x, few, theta.data(), dim);
+        for (int i = 0; i < n; ++i)
+            for (int j = 0; j < count; ++j) assert_true(by_columns(i, j) == by_rows(i, j));
+    }
+}
+
 static void test_mean_rows_equal_scalar_mean(void**) {
     Rng rng(9);
     const int dim = 4, m = 11;
@@ -73,6 +123,8 @@ int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_exp_fast_matches_std_exp),
         cmocka_unit_test(test_kernel_matrices_match_scalar_kernel),
+        cmocka_unit_test(test_kernel_row_copies_agree),
+        cmocka_unit_test(test_cross_kernel_orders_agree),
         cmocka_unit_test(test_mean_rows_equal_scalar_mean),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
