@@ -13,42 +13,45 @@ namespace libvbmc {
 
 namespace {
 
-constexpr int kTile = 32;  // square tiles of the triangle mirrors, so both sides stay in cache
+constexpr int kTile = 32;  // square tiles of the triangle transposes, so both sides stay in cache
 
-// a(j, i) = a(i, j) for j < i (row-major lower triangle copied onto the upper) or, with
-// to_lower, the reverse.
-void mirror_triangle(Matrix& a, bool to_lower) {
-    const int n = a.rows;
+// to(j, i) = from(i, j) for j <= i: the row-major lower triangle of `from` onto the upper one
+// of `to` (the same matrix or another of the same size).
+void lower_onto_upper(const Matrix& from, Matrix& to) {
+    const int n = from.rows;
     for (int ib = 0; ib < n; ib += kTile)
         for (int jb = 0; jb <= ib; jb += kTile)
             for (int i = ib; i < std::min(ib + kTile, n); ++i)
-                for (int j = jb; j < std::min(jb + kTile, i); ++j) {
-                    if (to_lower)
-                        a(i, j) = a(j, i);
-                    else
-                        a(j, i) = a(i, j);
-                }
+                for (int j = jb; j <= std::min(jb + kTile - 1, i); ++j) to(j, i) = from(i, j);
 }
 
-}  // namespace
-
-bool cholesky_in_place(Matrix& a) {
+// Cholesky of the symmetric matrix whose row-major upper triangle `a` holds, which is LAPACK's
+// column-major lower one: OpenBLAS factorises the lower form 1.3-1.6x faster than the upper at
+// n = 100-400 (measured here), more than the transposes cost. On success the factor is moved to
+// the row-major lower triangle and the upper one zeroed. The _work call skips LAPACKE's O(n^2)
+// scan for NaN; a non-finite entry shows instead in the factor's diagonal, checked in O(n).
+bool factor_upper_stored(Matrix& a) {
     const int n = a.rows;
     if (n == 0) return true;
-    // The row-major upper triangle is LAPACK's column-major lower one: OpenBLAS factorises the
-    // lower form 1.3-1.6x faster than the upper at n = 100-400 (measured here), enough to pay
-    // for mirroring the input there and the factor back. The _work call skips LAPACKE's O(n^2)
-    // scan for NaN; a non-finite entry shows instead in the factor's diagonal, checked in O(n).
-    mirror_triangle(a, false);
     const lapack_int info = LAPACKE_dpotrf_work(LAPACK_COL_MAJOR, 'L', n, a.data.data(), n);
     if (info < 0) throw_error(Code::internal, "LAPACKE_dpotrf: argument " + std::to_string(-info) + " invalid");
     if (info > 0) return false;
     for (int i = 0; i < n; ++i)
         if (!std::isfinite(a(i, i)))
             throw_error(Code::numeric, "Cholesky: the matrix has a non-finite entry");
-    mirror_triangle(a, true);
+    for (int ib = 0; ib < n; ib += kTile)
+        for (int jb = 0; jb <= ib; jb += kTile)
+            for (int i = ib; i < std::min(ib + kTile, n); ++i)
+                for (int j = jb; j < std::min(jb + kTile, i); ++j) a(i, j) = a(j, i);
     for (int i = 0; i < n; ++i) std::fill(a.row(i) + i + 1, a.row(i) + n, 0.0);
     return true;
+}
+
+}  // namespace
+
+bool cholesky_in_place(Matrix& a) {
+    lower_onto_upper(a, a);
+    return factor_upper_stored(a);
 }
 
 double cholesky_jitter(const Matrix& a, Matrix& l) {
@@ -61,9 +64,10 @@ double cholesky_jitter(const Matrix& a, Matrix& l) {
     if (mean_diag <= 0.0) mean_diag = 1.0;
     double jitter = 0.0;
     for (;;) {
-        l = a;
+        l.reshape(n, n);
+        lower_onto_upper(a, l);
         for (int i = 0; i < n; ++i) l(i, i) += jitter;
-        if (cholesky_in_place(l)) return jitter;
+        if (factor_upper_stored(l)) return jitter;
         jitter = jitter == 0.0 ? 1e-10 * mean_diag : jitter * 10.0;
         if (jitter > 1e-2 * mean_diag)
             throw_error(Code::numeric, "Cholesky: the matrix is not positive definite even with jitter");
