@@ -15,14 +15,19 @@ namespace {
 
 constexpr int kTile = 32;  // square tiles of the triangle transposes, so both sides stay in cache
 
-// to(j, i) = from(i, j) for j <= i: the row-major lower triangle of `from` onto the upper one
-// of `to` (the same matrix or another of the same size).
-void lower_onto_upper(const Matrix& from, Matrix& to) {
-    const int n = from.rows;
+// body(i, j) for every j < i (and j == i with the diagonal), tile by tile.
+template <typename Body>
+void for_each_lower_tiled(int n, bool diagonal, Body body) {
     for (int ib = 0; ib < n; ib += kTile)
         for (int jb = 0; jb <= ib; jb += kTile)
             for (int i = ib; i < std::min(ib + kTile, n); ++i)
-                for (int j = jb; j <= std::min(jb + kTile - 1, i); ++j) to(j, i) = from(i, j);
+                for (int j = jb; j < std::min(jb + kTile, diagonal ? i + 1 : i); ++j) body(i, j);
+}
+
+// to(j, i) = from(i, j) for j <= i: the row-major lower triangle of `from` onto the upper one
+// of `to` (the same matrix or another of the same size).
+void lower_onto_upper(const Matrix& from, Matrix& to) {
+    for_each_lower_tiled(from.rows, true, [&](int i, int j) { to(j, i) = from(i, j); });
 }
 
 // Cholesky of the symmetric matrix whose row-major upper triangle `a` holds, which is LAPACK's
@@ -39,10 +44,7 @@ bool factor_upper_stored(Matrix& a) {
     for (int i = 0; i < n; ++i)
         if (!std::isfinite(a(i, i)))
             throw_error(Code::numeric, "Cholesky: the matrix has a non-finite entry");
-    for (int ib = 0; ib < n; ib += kTile)
-        for (int jb = 0; jb <= ib; jb += kTile)
-            for (int i = ib; i < std::min(ib + kTile, n); ++i)
-                for (int j = jb; j < std::min(jb + kTile, i); ++j) a(i, j) = a(j, i);
+    for_each_lower_tiled(n, false, [&](int i, int j) { a(i, j) = a(j, i); });
     for (int i = 0; i < n; ++i) std::fill(a.row(i) + i + 1, a.row(i) + n, 0.0);
     return true;
 }
