@@ -28,13 +28,19 @@ static void test_exp_fast_matches_std_exp(void**) {
     assert_true(std::isnan(exp_fast(-NAN)));
 }
 
+// m test points uniform in [-2, 2]^dim.
+static Matrix test_points(int m, int dim, Rng& rng) {
+    Matrix xs(m, dim);
+    for (double& v : xs.data) v = 4.0 * rng.uniform() - 2.0;
+    return xs;
+}
+
 static void test_kernel_matrices_match_scalar_kernel(void**) {
     Rng rng(5);
     const int dim = 3, n = 23, m = 17;
     const GpData data = make_data(n, dim, rng, false);
     const std::vector<double> theta = make_theta(dim, rng);
-    Matrix xs(m, dim);
-    for (double& v : xs.data) v = 4.0 * rng.uniform() - 2.0;
+    const Matrix xs = test_points(m, dim, rng);
 
     const Matrix cross = gp_cross_kernel(data.x, xs, theta.data(), dim);
     for (int i = 0; i < n; ++i)
@@ -95,8 +101,7 @@ static void test_cross_kernel_orders_agree(void**) {
     const int dim = 5, n = 40, m = 36;
     const GpData data = make_data(n, dim, rng, false);
     const std::vector<double> theta = make_theta(dim, rng);
-    Matrix xs(m, dim);
-    for (double& v : xs.data) v = 4.0 * rng.uniform() - 2.0;
+    const Matrix xs = test_points(m, dim, rng);
     const Matrix by_rows = gp_cross_kernel(data.x, xs, theta.data(), dim);
     for (int count : {1, 10, 31}) {
         Matrix few(count, dim);
