@@ -16,6 +16,7 @@ namespace libvbmc {
 
 enum class VectorIsa { avx512, avx2_fma, baseline };
 
+// Whether this CPU (and its operating system) can run the copy compiled for isa.
 inline bool cpu_supports(VectorIsa isa) {
     __builtin_cpu_init();
     switch (isa) {
@@ -34,6 +35,7 @@ inline VectorIsa best_vector_isa() {
     return best;
 }
 
+// The one of a kernel's three copies compiled for isa.
 template <typename Fn>
 Fn select_kernel(VectorIsa isa, Fn avx512, Fn avx2_fma, Fn baseline) {
     switch (isa) {
