@@ -75,9 +75,39 @@ static vbmc_status measure(const bench_problem *p, const vbmc_post *post, accura
     return VBMC_OK;
 }
 
+/* The ELBO of the posterior under the true target, E_q[log p(x) - log q(x)], by Monte Carlo
+ * with n_draws draws (seeded, so reproducible). lml - elbo_true = KL(q || p) >= 0 is the
+ * variational error; elbo - elbo_true is the surrogate's (GP and quadrature) error. Returns NaN
+ * if memory runs out or the posterior cannot be sampled. */
+#define FINAL_TRUE_ELBO_DRAWS 32768
+#define TRACE_TRUE_ELBO_DRAWS 4096
+static double true_elbo(const bench_problem *p, const vbmc_post *post, size_t n_draws,
+                        double *elbo_true_sd) {
+    const int dim = p->dim;
+    double *draws = malloc(sizeof(double) * n_draws * (size_t)dim);
+    double *log_q = malloc(sizeof(double) * n_draws);
+    double mean = NAN, sd = NAN;
+    if (draws && log_q && vbmc_post_sample(post, n_draws, 20181203u, draws) == VBMC_OK &&
+        vbmc_post_log_pdf(post, n_draws, draws, log_q) == VBMC_OK) {
+        double sum = 0.0, sum_sq = 0.0;
+        for (size_t i = 0; i < n_draws; ++i) {
+            const double term = bench_log_joint(p, draws + i * (size_t)dim) - log_q[i];
+            sum += term;
+            sum_sq += term * term;
+        }
+        mean = sum / (double)n_draws;
+        const double var = sum_sq / (double)n_draws - mean * mean;
+        sd = sqrt((var > 0.0 ? var : 0.0) / (double)n_draws);
+    }
+    free(draws);
+    free(log_q);
+    *elbo_true_sd = sd;
+    return mean;
+}
+
 /* One trace point: the snapshot at the end of an iteration. */
 typedef struct trace_point {
-    double fevals, iteration, elbo, elbo_sd, lml_err, gskl;
+    double fevals, iteration, elbo, elbo_sd, lml_err, gskl, elbo_true;
 } trace_point;
 
 typedef struct trace {
@@ -117,7 +147,9 @@ static int record_new_iteration(const vbmc *run, const bench_problem *p, double 
     accuracy acc;
     if (vbmc_posterior(run, &snapshot) == VBMC_OK && measure(p, snapshot, &acc) == VBMC_OK) {
         trace_point point = {stat_or_nan(run, "func_count"), iteration, acc.elbo, acc.elbo_sd,
-                             acc.lml_err, acc.gskl};
+                             acc.lml_err, acc.gskl, NAN};
+        double unused_sd;
+        point.elbo_true = true_elbo(p, snapshot, TRACE_TRUE_ELBO_DRAWS, &unused_sd);
         result = trace_push(t, point);
         *last_iteration = iteration;
     }
@@ -304,6 +336,7 @@ int main(int argc, char **argv) {
     vbmc_post *post = NULL;
     trace trace_points = {NULL, 0, 0};
     accuracy final_acc;
+    double elbo_true = NAN, elbo_true_sd = NAN;
     for (int i = 0; i < dim; ++i) final_acc.mean[i] = NAN;
     final_acc.elbo = final_acc.elbo_sd = final_acc.lml_err = final_acc.gskl = NAN;
     clocks target = {0, 0}, snapshots = {0, 0};
@@ -371,6 +404,7 @@ int main(int argc, char **argv) {
             failed_call = "vbmc_post_moments";
             snprintf(error, sizeof error, "posterior moments failed");
         }
+        elbo_true = true_elbo(p, post, FINAL_TRUE_ELBO_DRAWS, &elbo_true_sd);
     }
 
     struct rusage usage_info;
@@ -401,6 +435,8 @@ int main(int argc, char **argv) {
     json_key(&line, "lml"); json_double(&line, p->lml);
     json_key(&line, "lml_err"); json_double(&line, final_acc.lml_err);
     json_key(&line, "gskl"); json_double(&line, final_acc.gskl);
+    json_key(&line, "elbo_true"); json_double(&line, elbo_true);
+    json_key(&line, "elbo_true_sd"); json_double(&line, elbo_true_sd);
     json_key(&line, "fevals"); json_double(&line, fevals);
     json_key(&line, "evaluations"); json_int(&line, evaluations);
     json_key(&line, "iterations"); json_double(&line, run ? stat_or_nan(run, "iteration") : NAN);
@@ -429,14 +465,15 @@ int main(int argc, char **argv) {
         json_string(&line, "elbo_sd");
         json_string(&line, "lml_err");
         json_string(&line, "gskl");
+        json_string(&line, "elbo_true");
         json_end_array(&line);
         json_key(&line, "trace");
         json_begin_array(&line);
         for (int i = 0; i < trace_points.count; ++i) {
             const trace_point *t = &trace_points.points[i];
-            const double row[6] = {t->fevals,  t->iteration, t->elbo,
-                                   t->elbo_sd, t->lml_err,   t->gskl};
-            json_double_array(&line, row, 6);
+            const double row[7] = {t->fevals,  t->iteration, t->elbo,     t->elbo_sd,
+                                   t->lml_err, t->gskl,      t->elbo_true};
+            json_double_array(&line, row, 7);
         }
         json_end_array(&line);
     }
