@@ -5,6 +5,9 @@
 #include <limits>
 #include <vector>
 
+#include "acquisition/variance_reduction.hpp"
+#include "util/error.hpp"
+
 namespace libvbmc {
 
 // AcqFcn (eq. 9), AcqFcnVanilla and AcqFcnLog of PyVBMC, then the variance regulariser of
@@ -26,6 +29,8 @@ double acq_from_moments(const AcqSettings& s, double f_bar, double var_tot, doub
         case AcqKind::log:
             acq = -(log_var + f_bar - y_max + log_q_floored);
             break;
+        case AcqKind::ivr:
+            throw_error(Code::internal, "acq_from_moments: ivr is not a function of the moments");
     }
     if (s.variance_regularized && var_tot < s.tol_gp_var) {
         const double excess = var_tot > 0.0 ? s.tol_gp_var / var_tot - 1.0 : inf;
@@ -49,6 +54,10 @@ void acq_evaluate(const Gp& gp, const VariationalPosterior& vp, const Matrix& xs
     const int m = xs.rows;
     const int dim = xs.cols;
     if (m == 0) return;
+    if (s.kind == AcqKind::ivr) {
+        ivr_evaluate(gp, VarianceReduction(gp, vp), xs, s, acq);
+        return;
+    }
     std::vector<double> f_bar, var_tot;
     gp_predict(gp, xs, f_bar, var_tot);
     for (int j = 0; j < m; ++j) {

@@ -13,7 +13,8 @@ namespace libvbmc {
 // post-processing (AbstractAcqFcn.__call__): log q floored at log(DBL_MIN); when
 // s.variance_regularized and var_tot < tol_gp_var the value is penalised by
 // + (tol/var_tot - 1) (log kind) or * exp(-(tol/var_tot - 1)); the result is floored at
-// -DBL_MAX. Zero variance gives +inf (log) or 0 (pro, us); NaN input gives +inf.
+// -DBL_MAX. Zero variance gives +inf (log) or 0 (pro, us); NaN input gives +inf. Not defined
+// for ivr (throws Error(internal)).
 double acq_from_moments(const AcqSettings& s, double f_bar, double var_tot, double log_q, double y_max);
 
 // True if x (transformed space, dim coordinates) lies outside the hard limits s.lb_eps / s.ub_eps
@@ -22,7 +23,8 @@ bool outside_limits(const AcqSettings& s, const double* x, int dim);
 
 // Acquisition values at the rows of xs (transformed space): GP predictions over the whole
 // batch (gp_predict, eq. 10), vp log densities, acq_from_moments, and +inf outside the hard
-// limits s.lb_eps / s.ub_eps. acq receives xs.rows values.
+// limits s.lb_eps / s.ub_eps. acq receives xs.rows values. For ivr: ivr_evaluate with terms
+// computed for this call (callers evaluating many batches keep a VarianceReduction instead).
 void acq_evaluate(const Gp& gp, const VariationalPosterior& vp, const Matrix& xs, double y_max,
                   const AcqSettings& s, double* acq);
 

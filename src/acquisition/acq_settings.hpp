@@ -10,10 +10,13 @@ enum class AcqKind {
     pro,  // AcqFcn: prospective uncertainty sampling, -V(x) exp(f(x) - y_max) q(x) (paper eq. 9)
     us,   // AcqFcnVanilla: vanilla uncertainty sampling, -V(x) q(x)^2
     log,  // AcqFcnLog: -log of a_pro, -(log V(x) + f(x) - y_max + log q(x))
+    ivr,  // integrated variance reduction: -log of the expected reduction of Var[E_q f]
+          // by an evaluation at x (variance_reduction.hpp; ours, not in PyVBMC)
 };
 
 struct AcqSettings {
-    AcqKind kind = AcqKind::log;            // search_acq_fcn = [AcqFcnLog()]
+    AcqKind kind = AcqKind::log;            // PyVBMC search_acq_fcn = [AcqFcnLog()]; the run sets
+                                             // its own default, ivr (option search_acq_fcn)
     int ns_search = 1 << 13;                 // ns_search: candidates per new point
     double cache_frac = 0.5;                 // cache_frac: share of candidates from the start cache
     double heavy_tail_search_frac = 0.25;    // heavy_tail_search_frac: vp with Student-t(3) scales

@@ -9,6 +9,7 @@
 #include "acquisition/candidate_search.hpp"
 #include "acquisition/cmaes.hpp"
 #include "acquisition/search_points.hpp"
+#include "acquisition/variance_reduction.hpp"
 #include "util/error.hpp"
 
 namespace libvbmc {
@@ -109,7 +110,9 @@ AcqResult acquire(const Gp& gp_in, const VariationalPosterior& vp, const Matrix&
     std::vector<int> cache_index;
     const Matrix candidates = search_points(gp.data.x, vp, start_cache, s, rng, cache_index);
     if (candidates.rows == 0) throw_error(Code::option, "ns_search must be positive.");
-    const BestCandidate best = best_candidate(gp, vp, candidates, y_max, s);
+    std::unique_ptr<VarianceReduction> ivr;
+    if (s.kind == AcqKind::ivr) ivr = std::make_unique<VarianceReduction>(gp, vp);
+    const BestCandidate best = best_candidate(gp, vp, candidates, y_max, s, ivr.get());
     AcqResult result;
     result.x.assign(candidates.row(best.index), candidates.row(best.index) + dim);
     result.value = best.value;
@@ -127,9 +130,15 @@ AcqResult acquire(const Gp& gp_in, const VariationalPosterior& vp, const Matrix&
     }
     CmaesSettings cs;
     cs.max_fun_evals = s.search_max_fun_evals > 0 ? s.search_max_fun_evals : 500 * (dim + 2);
-    cs.tol_fun = s.kind == AcqKind::log ? 1e-2 : std::max(1e-12, std::abs(result.value) * 1e-3);
+    const bool log_valued = s.kind == AcqKind::log || s.kind == AcqKind::ivr;
+    cs.tol_fun = log_valued ? 1e-2 : std::max(1e-12, std::abs(result.value) * 1e-3);
     search_box(gp, result.x, s, cs.lower, cs.upper);
-    const BatchObjective objective = [&](const Matrix& xs, double* out) { acq_evaluate(gp, vp, xs, y_max, s, out); };
+    const BatchObjective objective = [&](const Matrix& xs, double* out) {
+        if (ivr)
+            ivr_evaluate(gp, *ivr, xs, s, out);
+        else
+            acq_evaluate(gp, vp, xs, y_max, s, out);
+    };
     const CmaesResult refined = cmaes_minimize(objective, result.x, sigma0, c0, cs, rng);
     if (refined.f_best < result.value) {
         result.x = refined.x_best;

@@ -7,7 +7,9 @@
 #include <vector>
 
 #include "acquisition/acq_fcn.hpp"
+#include "acquisition/variance_reduction.hpp"
 #include "linalg/linalg.hpp"
+#include "util/error.hpp"
 #include "util/vector_clones.hpp"
 
 namespace libvbmc {
@@ -51,8 +53,9 @@ void gather_columns(const Matrix& m, const std::vector<int>& columns, Matrix& ou
 // bound exceeds the best value so far.
 class BlockScorer {
 public:
-    BlockScorer(const Gp& gp, const VariationalPosterior& vp, double y_max, const AcqSettings& s)
-        : gp_(gp), vp_(vp), y_max_(y_max), s_(s), ns_(gp.samples.size()), kstar_(ns_), sf2_(ns_),
+    BlockScorer(const Gp& gp, const VariationalPosterior& vp, double y_max, const AcqSettings& s,
+                const VarianceReduction* ivr)
+        : gp_(gp), vp_(vp), y_max_(y_max), s_(s), ivr_(ivr), ns_(gp.samples.size()), kstar_(ns_), sf2_(ns_),
           inv_diag_(ns_, std::vector<double>(gp.data.size(), 0.0)) {
         const int n = gp.data.size();
         for (size_t si = 0; si < ns_; ++si) {
@@ -70,6 +73,10 @@ public:
         const int dim = gp_.dim;
         Matrix block(count, dim);
         std::copy(candidates.row(start), candidates.row(start) + static_cast<size_t>(count) * dim, block.row(0));
+        if (ivr_) {
+            score_variance_reduction(block, start, best);
+            return;
+        }
         means_.assign(ns_ * count, 0.0);
         std::vector<double> var_sum(count, 0.0), best_ratio(count), log_q(count);
         for (size_t si = 0; si < ns_; ++si) {
@@ -109,6 +116,22 @@ public:
     }
 
 private:
+    // ivr has no cheap bound (the reduction grows as the latent variance shrinks), so every
+    // candidate is scored exactly, as ivr_evaluate scores it.
+    void score_variance_reduction(const Matrix& block, int start, BestCandidate& best) {
+        const int count = block.rows;
+        std::vector<double> acq(count);
+        ivr_evaluate(gp_, *ivr_, block, s_, acq.data());
+        for (int j = 0; j < count; ++j) consider(acq[j], start + j, best);
+    }
+
+    static void consider(double value, int index, BestCandidate& best) {
+        if (best.index < 0 || value < best.value || (value == best.value && index < best.index)) {
+            best.value = value;
+            best.index = index;
+        }
+    }
+
     double mean_of_means(int j, int count) const {
         double sum = 0.0;
         for (size_t si = 0; si < ns_; ++si) sum += means_[si * count + j];
@@ -140,11 +163,7 @@ private:
             const int j = batch[c];
             const double value = std::isnan(log_q[j]) ? std::numeric_limits<double>::infinity()
                                                       : acq_from_moments(s_, f_mean[c], f_var[c], log_q[j], y_max_);
-            const int index = start + j;
-            if (best.index < 0 || value < best.value || (value == best.value && index < best.index)) {
-                best.value = value;
-                best.index = index;
-            }
+            consider(value, start + j, best);
         }
     }
 
@@ -152,6 +171,7 @@ private:
     const VariationalPosterior& vp_;
     double y_max_;
     const AcqSettings& s_;
+    const VarianceReduction* ivr_;
     size_t ns_;
     std::vector<Matrix> kstar_;  // per sample: k(X, block), n x count
     std::vector<double> sf2_;
@@ -163,10 +183,12 @@ private:
 }  // namespace
 
 BestCandidate best_candidate(const Gp& gp, const VariationalPosterior& vp, const Matrix& candidates,
-                             double y_max, const AcqSettings& s) {
+                             double y_max, const AcqSettings& s, const VarianceReduction* ivr) {
+    if (s.kind == AcqKind::ivr && ivr == nullptr)
+        throw_error(Code::internal, "best_candidate: the ivr acquisition needs its precomputed terms");
     BestCandidate best;
     best.value = std::numeric_limits<double>::infinity();
-    BlockScorer scorer(gp, vp, y_max, s);
+    BlockScorer scorer(gp, vp, y_max, s, s.kind == AcqKind::ivr ? ivr : nullptr);
     for (int start = 0; start < candidates.rows; start += kBlock)
         scorer.score(candidates, start, std::min(kBlock, candidates.rows - start), best);
     if (best.index < 0) best.index = 0;

@@ -3,6 +3,7 @@
 // factor for candidates that provably cannot win.
 #pragma once
 #include "acquisition/acq_settings.hpp"
+#include "acquisition/variance_reduction.hpp"
 #include "gp/gp.hpp"
 #include "linalg/matrix.hpp"
 #include "vp/vp.hpp"
@@ -23,7 +24,9 @@ struct BestCandidate {
 // from the same cross-covariance in increasing order of their bounds until the next bound
 // exceeds the best value so far. The result equals the argmin
 // of acq_evaluate over all rows (first index on ties), up to rounding in the last bits.
+// For s.kind == ivr every candidate is scored exactly by ivr_evaluate with the precomputed
+// terms ivr (required then, ignored otherwise).
 BestCandidate best_candidate(const Gp& gp, const VariationalPosterior& vp, const Matrix& candidates,
-                             double y_max, const AcqSettings& s);
+                             double y_max, const AcqSettings& s, const VarianceReduction* ivr = nullptr);
 
 }  // namespace libvbmc

@@ -1,5 +1,6 @@
 #include "options/options.hpp"
 
+#include <algorithm>
 #include <cerrno>
 #include <cmath>
 #include <cstdlib>
@@ -28,7 +29,7 @@ const std::vector<OptionSpec> kTable = {
     {"min_iter", OptionType::integer, "D", "Minimum number of iterations before termination", 0, kIntMax, nullptr},
     {"min_final_components", OptionType::integer, "50", "Number of mixture components of the final boosted posterior", 1, 1000, nullptr},
     {"do_final_boost", OptionType::boolean, "true", "Refit the returned posterior with more components and entropy samples", 0, 1, nullptr},
-    {"search_acq_fcn", OptionType::text, "pro", "Acquisition function: pro (prospective uncertainty sampling) or us (vanilla uncertainty sampling)", 0, 0, "pro|us"},
+    {"search_acq_fcn", OptionType::text, "ivr", "Acquisition function(s): pro (prospective uncertainty sampling), us (vanilla uncertainty sampling) or ivr (integrated variance reduction of the ELBO); a comma-separated list is used in turn, one function per point of an iteration", 0, 0, "pro|us|ivr", true},
     {"seed", OptionType::integer, "0", "Seed of the run's random generator", 0, 9007199254740992.0, nullptr},
     {"max_pending", OptionType::integer, "1", "Maximum number of asked points awaiting a tell", 1, 1024, nullptr},
     {"ns_gp_max", OptionType::integer, "80", "Maximum number of GP hyperparameter samples (n_gp = round(ns_gp_max/sqrt(n)))", 0, 10000, nullptr},
@@ -70,6 +71,17 @@ std::string format_number(double v) {
     return s.str();
 }
 }  // namespace
+
+std::vector<std::string> split_text(const std::string& text, char separator) {
+    std::vector<std::string> pieces;
+    size_t start = 0;
+    for (size_t at = text.find(separator); at != std::string::npos; at = text.find(separator, start)) {
+        pieces.push_back(text.substr(start, at - start));
+        start = at + 1;
+    }
+    pieces.push_back(text.substr(start));
+    return pieces;
+}
 
 const std::vector<OptionSpec>& option_table() { return kTable; }
 
@@ -130,19 +142,12 @@ void OptionValues::set_text(const std::string& name, const std::string& value) {
     const size_t u = static_cast<size_t>(index);
     if (spec.type == OptionType::text) {
         if (spec.choices != nullptr) {
-            bool allowed = false;
-            std::string choices = spec.choices;
-            size_t start = 0;
-            while (start <= choices.size()) {
-                const size_t bar = choices.find('|', start);
-                const std::string choice = choices.substr(start, bar == std::string::npos ? std::string::npos : bar - start);
-                if (choice == value) allowed = true;
-                if (bar == std::string::npos) break;
-                start = bar + 1;
-            }
-            if (!allowed)
-                throw_error(Code::option, std::string("option ") + spec.name + " = \"" + value +
-                                              "\" is not one of " + spec.choices);
+            const std::vector<std::string> choices = split_text(spec.choices, '|');
+            const std::vector<std::string> items = spec.list ? split_text(value, ',') : std::vector<std::string>{value};
+            for (const std::string& item : items)
+                if (std::find(choices.begin(), choices.end(), item) == choices.end())
+                    throw_error(Code::option, std::string("option ") + spec.name + " = \"" + value + "\" is not " +
+                                                  (spec.list ? "a comma-separated list of " : "one of ") + spec.choices);
         }
         texts_[u] = value;
         set_[u] = true;
@@ -230,7 +235,7 @@ Settings Settings::resolve(const OptionValues& values, int dim) {
     s.min_iter = integer("min_iter", d);
     s.min_final_components = integer("min_final_components", 50);
     s.do_final_boost = num("do_final_boost", 1) != 0.0;
-    s.search_acq_fcn = text("search_acq_fcn", "pro");
+    s.search_acq_fcn = text("search_acq_fcn", "ivr");
     s.seed = static_cast<unsigned long long>(num("seed", 0));
     s.max_pending = integer("max_pending", 1);
     s.ns_gp_max = integer("ns_gp_max", 80);

@@ -18,9 +18,12 @@ struct OptionSpec {
     double min_value;          // numeric options: inclusive range
     double max_value;
     const char* choices;       // text options: '|'-separated allowed values, nullptr = any text
+    bool list = false;         // text options with choices: a ','-separated list of them is allowed
 };
 
 const std::vector<OptionSpec>& option_table();
+// The pieces of text between separators ("a,b" -> {"a", "b"}; "" -> {""}).
+std::vector<std::string> split_text(const std::string& text, char separator);
 int option_index(const std::string& name);  // -1 if unknown
 const char* option_type_name(OptionType type);
 

@@ -56,9 +56,13 @@ VpOptimSettings Run::vp_optim_settings() const {
     return s;
 }
 
-AcqSettings Run::acq_settings() const {
+// Option search_acq_fcn lists the acquisition functions used in turn: point j of an
+// iteration's batch uses item j modulo the list's length.
+AcqSettings Run::acq_settings(int point_in_batch) const {
     AcqSettings s;
-    s.kind = settings_.search_acq_fcn == "us" ? AcqKind::us : AcqKind::log;
+    const std::vector<std::string> kinds = split_text(settings_.search_acq_fcn, ',');
+    const std::string& kind = kinds[static_cast<size_t>(point_in_batch) % kinds.size()];
+    s.kind = kind == "us" ? AcqKind::us : kind == "ivr" ? AcqKind::ivr : AcqKind::log;
     s.ns_search = settings_.ns_search;
     s.search_max_fun_evals = settings_.search_max_fun_evals;
     s.lb_search = lb_search_;
@@ -76,7 +80,8 @@ std::vector<double> Run::next_active_point() {
         transform_.to_unbounded(x.data(), z.data());
         avoid.append_row(z.data(), dim_);
     }
-    const std::vector<double> z = acquire_point(search_gp_, vp_, avoid, acq_settings(), rng_);
+    const int point_in_batch = batch_told_ + static_cast<int>(pending_.size());
+    const std::vector<double> z = acquire_point(search_gp_, vp_, avoid, acq_settings(point_in_batch), rng_);
     std::vector<double> x(static_cast<size_t>(dim_));
     transform_.to_original(z.data(), x.data());
     return x;

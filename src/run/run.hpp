@@ -71,7 +71,7 @@ private:
     bool try_rotoscaling();
     GpTrainSettings gp_train_settings() const;
     VpOptimSettings vp_optim_settings() const;
-    AcqSettings acq_settings() const;
+    AcqSettings acq_settings(int point_in_batch) const;
     void draw_initial_design(const double* x0);
     std::vector<double> next_active_point();
     void log(int level, const std::string& line) const;

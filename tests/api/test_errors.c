@@ -79,6 +79,15 @@ static void test_options_are_validated(void **state) {
     assert_message_mentions(vbmc_opts_error(opts), "display");
     assert_int_equal(vbmc_opts_set_int(opts, "display", 3), VBMC_E_OPTION);
     assert_int_equal(vbmc_opts_set_double(opts, "tol_sd", NAN), VBMC_E_OPTION);
+    /* search_acq_fcn takes one function or a comma-separated list of them. */
+    assert_int_equal(vbmc_opts_set(opts, "search_acq_fcn", "pro,foo"), VBMC_E_OPTION);
+    assert_message_mentions(vbmc_opts_error(opts), "pro,foo");
+    assert_int_equal(vbmc_opts_set(opts, "search_acq_fcn", "pro,"), VBMC_E_OPTION);
+    assert_int_equal(vbmc_opts_set(opts, "search_acq_fcn", ""), VBMC_E_OPTION);
+    assert_int_equal(vbmc_opts_set(opts, "display", "iter,off"), VBMC_E_OPTION);
+    assert_int_equal(vbmc_opts_set(opts, "search_acq_fcn", "pro,ivr,us"), VBMC_OK);
+    assert_int_equal(vbmc_opts_get(opts, "search_acq_fcn", buf, sizeof buf), VBMC_OK);
+    assert_string_equal(buf, "pro,ivr,us");
     assert_int_equal(vbmc_opts_set(opts, NULL, "1"), VBMC_E_ARG);
     /* Failed sets changed nothing; good sets read back. */
     assert_int_equal(vbmc_opts_get(opts, "max_fun_evals", buf, sizeof buf), VBMC_OK);

@@ -281,7 +281,7 @@ static void test_determinism_and_pending_points(void**) {
 static void test_refinement_never_worse(void**) {
     const Gp gp = make_gp();
     const VariationalPosterior vp = make_vp();
-    for (AcqKind kind : {AcqKind::pro, AcqKind::us, AcqKind::log}) {
+    for (AcqKind kind : {AcqKind::pro, AcqKind::us, AcqKind::log, AcqKind::ivr}) {
         for (bool vp_init : {true, false}) {
             AcqSettings refined;
             refined.kind = kind;

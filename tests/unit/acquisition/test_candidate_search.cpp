@@ -57,7 +57,7 @@ static void test_matches_exhaustive_scoring(void**) {
     const VariationalPosterior vp = make_vp(gp.dim, rng);
     double y_max = -INFINITY;
     for (double y : gp.data.y) y_max = std::max(y_max, y);
-    for (AcqKind kind : {AcqKind::pro, AcqKind::us, AcqKind::log}) {
+    for (AcqKind kind : {AcqKind::pro, AcqKind::us, AcqKind::log, AcqKind::ivr}) {
         for (bool regularized : {false, true}) {
             AcqSettings s;
             s.kind = kind;
@@ -73,7 +73,8 @@ static void test_matches_exhaustive_scoring(void**) {
             int argmin = 0;
             for (int j = 1; j < candidates.rows; ++j)
                 if (all[j] < all[argmin]) argmin = j;
-            const BestCandidate best = best_candidate(gp, vp, candidates, y_max, s);
+            const VarianceReduction ivr(gp, vp);
+            const BestCandidate best = best_candidate(gp, vp, candidates, y_max, s, &ivr);
             assert_int_equal(best.index, argmin);
             assert_close(best.value, all[argmin], 1e-12 * (1.0 + std::abs(all[argmin])));
         }

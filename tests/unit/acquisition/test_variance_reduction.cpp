@@ -1,0 +1,196 @@
+// The ivr acquisition: the expected drop of Var[E_q f] (eq. 5) by one evaluation, against the
+// drop computed by adding the point to the GP and recomputing the quadrature variance.
+#include "acquisition/variance_reduction.hpp"
+
+#include <cmath>
+
+#include "acquisition/acq_fcn.hpp"
+#include "acquisition/active_sample.hpp"
+#include "elbo/expected_log_joint.hpp"
+#include "test_util.h"
+
+using namespace libvbmc;
+
+// 2-D surrogate of a Gaussian log density from 14 points on the left (x0 < 0), one
+// hyperparameter sample per entry of log_ells.
+static Gp make_gp(const std::vector<double>& log_ells) {
+    Gp gp;
+    gp.dim = 2;
+    Rng rng(8);
+    for (int i = 0; i < 14; ++i) {
+        const double x[2] = {-0.2 - 1.5 * rng.uniform(), 2.0 * rng.normal()};
+        gp.data.x.append_row(x, 2);
+        gp.data.y.push_back(-0.5 * (x[0] * x[0] + 0.7 * x[1] * x[1]));
+        gp.data.s2.push_back(i % 5 == 0 ? 0.02 : 0.0);
+    }
+    for (double log_ell : log_ells) {
+        std::vector<double> theta(hyp::count(2));
+        theta[hyp::log_ell(0)] = log_ell;
+        theta[hyp::log_ell(1)] = log_ell + 0.2;
+        theta[hyp::log_sf(2)] = std::log(1.3);
+        theta[hyp::log_sn(2)] = std::log(0.05);
+        theta[hyp::m0(2)] = 0.1;
+        theta[hyp::xm(2, 0)] = -0.1;
+        theta[hyp::xm(2, 1)] = 0.2;
+        theta[hyp::log_omega(2, 0)] = 0.3;
+        theta[hyp::log_omega(2, 1)] = 0.1;
+        gp.samples.push_back(gp_posterior(gp.data, theta));
+    }
+    return gp;
+}
+
+static VariationalPosterior make_vp() {
+    VariationalPosterior vp;
+    vp.dim = 2;
+    vp.k = 3;
+    vp.w = {0.5, 0.3, 0.2};
+    vp.mu = Matrix(3, 2);
+    vp.mu(0, 0) = -0.8;
+    vp.mu(1, 0) = 0.9;
+    vp.mu(1, 1) = 0.5;
+    vp.mu(2, 0) = 2.0;
+    vp.mu(2, 1) = -1.0;
+    vp.sigma = {0.5, 0.7, 1.1};
+    vp.lambda = {1.0, 0.8};
+    return vp;
+}
+
+static Matrix test_points() {
+    Matrix xs(0, 2);
+    const double points[][2] = {{-0.9, 0.1}, {0.8, 0.4}, {2.5, -1.2}, {4.0, 3.0}, {0.0, 0.0}};
+    for (const auto& p : points) xs.append_row(p, 2);
+    return xs;
+}
+
+static double quadrature_variance(const Gp& gp, const VariationalPosterior& vp) {
+    LogJointEstimate estimate;
+    expected_log_joint(vp, gp, false, true, estimate);
+    return estimate.variance;
+}
+
+// Var[E_q f] does not depend on the observed value, so the drop from adding x (with the
+// sample's noise sn^2) to a one-sample GP is exactly c(x)^2 / (V(x) + sn^2).
+static void test_reduction_is_the_variance_drop(void**) {
+    const Gp gp = make_gp({std::log(0.9)});
+    const VariationalPosterior vp = make_vp();
+    const Matrix xs = test_points();
+    AcqSettings s;
+    s.kind = AcqKind::ivr;
+    s.variance_regularized = false;
+    std::vector<double> acq(xs.rows);
+    ivr_evaluate(gp, VarianceReduction(gp, vp), xs, s, acq.data());
+    const double before = quadrature_variance(gp, vp);
+    for (int j = 0; j < xs.rows; ++j) {
+        Gp grown = gp;
+        gp_add_point(grown, xs.row(j), 0.0, 0.0);
+        const double drop = before - quadrature_variance(grown, vp);
+        assert_true(drop > 0.0);
+        assert_close(std::exp(-acq[j]), drop, 1e-8 * before);
+    }
+}
+
+// With several samples the reduction is the mean of the samples' reductions.
+static void test_reduction_averages_samples(void**) {
+    const std::vector<double> log_ells = {std::log(0.7), std::log(1.1), std::log(1.6)};
+    const Gp gp = make_gp(log_ells);
+    const VariationalPosterior vp = make_vp();
+    const Matrix xs = test_points();
+    AcqSettings s;
+    s.kind = AcqKind::ivr;
+    s.variance_regularized = false;
+    std::vector<double> acq(xs.rows), single(xs.rows), mean_reduction(xs.rows, 0.0);
+    acq_evaluate(gp, vp, xs, 0.0, s, acq.data());
+    for (double log_ell : log_ells) {
+        const Gp one = make_gp({log_ell});
+        ivr_evaluate(one, VarianceReduction(one, vp), xs, s, single.data());
+        for (int j = 0; j < xs.rows; ++j) mean_reduction[j] += std::exp(-single[j]) / log_ells.size();
+    }
+    for (int j = 0; j < xs.rows; ++j) assert_close(std::exp(-acq[j]), mean_reduction[j], 1e-12 * mean_reduction[j]);
+}
+
+// zq(x) = E_{x'~q}[k(x', x)] against a midpoint rule on a fine grid.
+static void test_prior_covariance_is_the_kernel_mean(void**) {
+    const Gp gp = make_gp({std::log(0.9)});
+    const VariationalPosterior vp = make_vp();
+    const VarianceReduction terms(gp, vp);
+    const Matrix xs = test_points();
+    std::vector<double> zq(xs.rows), expected(xs.rows, 0.0);
+    terms.prior_covariance(0, xs, zq.data());
+    const int g = 600;
+    const double lo = -7.0, hi = 9.0, h = (hi - lo) / g;
+    for (int a = 0; a < g; ++a)
+        for (int b = 0; b < g; ++b) {
+            const double x[2] = {lo + (a + 0.5) * h, lo + (b + 0.5) * h};
+            const double q = std::exp(vp_log_pdf(vp, x));
+            for (int j = 0; j < xs.rows; ++j)
+                expected[j] += q * gp_kernel(x, xs.row(j), gp.samples[0].theta.data(), 2) * h * h;
+        }
+    for (int j = 0; j < xs.rows; ++j) assert_close(zq[j], expected[j], 1e-6);
+}
+
+// A training point gets (almost) no reduction; the regulariser then adds tol/V - 1.
+static void test_training_point_and_regulariser(void**) {
+    const Gp gp = make_gp({std::log(0.9)});
+    const VariationalPosterior vp = make_vp();
+    Matrix x(1, 2);
+    x(0, 0) = gp.data.x(1, 0);
+    x(0, 1) = gp.data.x(1, 1);
+    AcqSettings off, on;
+    off.kind = on.kind = AcqKind::ivr;
+    off.variance_regularized = false;
+    on.tol_gp_var = 1.0;  // above the latent variance at the point
+    double without = 0.0, with = 0.0, far = 0.0;
+    const VarianceReduction terms(gp, vp);
+    ivr_evaluate(gp, terms, x, off, &without);
+    ivr_evaluate(gp, terms, x, on, &with);
+    std::vector<double> f, v;
+    gp_predict(gp, x, f, v);
+    assert_close(with - without, 1.0 / v[0] - 1.0, 1e-9 * (1.0 / v[0]));
+    Matrix broad(1, 2);
+    broad(0, 0) = 2.0;
+    broad(0, 1) = -1.0;
+    ivr_evaluate(gp, terms, broad, off, &far);
+    assert_true(far < without);
+    assert_true(std::isinf(ivr_from_terms(off, 0.0, 1.0)));
+    assert_true(std::isinf(ivr_from_terms(off, NAN, 1.0)));
+    assert_true(std::isinf(ivr_from_terms(on, 1.0, 0.0)));
+}
+
+// acquire() with ivr: the refined point is at least as good as a fine grid's best and lies in the
+// vp mass on the unexplored right.
+static void test_acquire_finds_grid_optimum(void**) {
+    const Gp gp = make_gp({std::log(0.7), std::log(1.1)});
+    const VariationalPosterior vp = make_vp();
+    AcqSettings s;
+    s.kind = AcqKind::ivr;
+    s.lb_search = {-5.0, -5.0};
+    s.ub_search = {5.0, 5.0};
+    Rng rng(3);
+    const AcqResult r = acquire(gp, vp, Matrix(), Matrix(), s, rng);
+    assert_true(r.x[0] > 0.0);
+    const int g = 121;
+    Matrix grid(g * g, 2);
+    for (int i = 0; i < g; ++i)
+        for (int j = 0; j < g; ++j) {
+            grid(i * g + j, 0) = -5.0 + 10.0 * i / (g - 1);
+            grid(i * g + j, 1) = -5.0 + 10.0 * j / (g - 1);
+        }
+    std::vector<double> acq(grid.rows);
+    acq_evaluate(gp, vp, grid, 0.0, s, acq.data());
+    double grid_min = INFINITY;
+    for (double v : acq) grid_min = std::min(grid_min, v);
+    assert_true(r.value <= grid_min + 1e-2);
+    Rng again(3);
+    assert_true(acquire(gp, vp, Matrix(), Matrix(), s, again).x == r.x);
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_reduction_is_the_variance_drop),
+        cmocka_unit_test(test_reduction_averages_samples),
+        cmocka_unit_test(test_prior_covariance_is_the_kernel_mean),
+        cmocka_unit_test(test_training_point_and_regulariser),
+        cmocka_unit_test(test_acquire_finds_grid_optimum),
+    };
+    return cmocka_run_group_tests(tests, nullptr, nullptr);
+}
