@@ -2,6 +2,7 @@
 // text, and (when the value parses as a number) with the typed setters; every option is read
 // back; then a run is created with the options (dimension from the input's length), which must
 // either succeed or fail with a status, never crash.
+#include <cmath>
 #include <cstdint>
 #include <cstdlib>
 #include <string>
@@ -28,7 +29,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
         const double number = std::strtod(value.c_str(), &parse_end);
         if (parse_end != value.c_str()) {
             vbmc_opts_set_double(opts, name.c_str(), number);
-            vbmc_opts_set_int(opts, name.c_str(), static_cast<long long>(number > 9e18 ? 9e18 : number < -9e18 ? -9e18 : number));
+            if (std::isfinite(number))
+                vbmc_opts_set_int(opts, name.c_str(), static_cast<long long>(std::fmax(-9e18, std::fmin(9e18, number))));
         }
         vbmc_opts_error(opts);
     }
