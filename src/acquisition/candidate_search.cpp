@@ -60,7 +60,7 @@ public:
         const int n = gp.data.size();
         for (size_t si = 0; si < ns_; ++si) {
             sf2_[si] = std::exp(2.0 * gp.samples[si].theta[hyp::log_sf(gp.dim)]);
-            for (int i = 0; i < n; ++i) {
+            for (int i = 0; i < n && ivr_ == nullptr; ++i) {
                 const double* row = gp.samples[si].chol.row(i);
                 double a_ii = 0.0;  // |row i of L|^2, jitter included
                 for (int c = 0; c <= i; ++c) a_ii += row[c] * row[c];
@@ -116,13 +116,60 @@ public:
     }
 
 private:
-    // ivr has no cheap bound (the reduction grows as the latent variance shrinks), so every
-    // candidate is scored exactly, as ivr_evaluate scores it.
+    // ivr: the exact covariances c of the block give each candidate an upper bound of its
+    // reduction (VarianceReduction::reduction_bound), so a lower bound of its value; candidates
+    // are scored exactly (latent variances from the same K*, as ivr_evaluate) in increasing order
+    // of the bounds until the next bound exceeds the best value.
     void score_variance_reduction(const Matrix& block, int start, BestCandidate& best) {
         const int count = block.rows;
-        std::vector<double> acq(count);
-        ivr_evaluate(gp_, *ivr_, block, s_, acq.data());
-        for (int j = 0; j < count; ++j) consider(acq[j], start + j, best);
+        const int dim = gp_.dim;
+        covs_.assign(ns_ * count, 0.0);
+        std::vector<double> reduction_upper(count, 0.0), bound(count);
+        for (size_t si = 0; si < ns_; ++si) {
+            gp_cross_kernel(gp_.data.x, block, gp_.samples[si].theta.data(), dim, kstar_[si]);
+            double* cov = covs_.data() + si * count;
+            ivr_->covariance(si, block, kstar_[si], cov);
+            for (int j = 0; j < count; ++j) reduction_upper[j] += ivr_->reduction_bound(si, cov[j]);
+        }
+        const double inv = 1.0 / static_cast<double>(ns_);
+        std::vector<bool> outside(count);
+        for (int j = 0; j < count; ++j) {
+            outside[j] = outside_limits(s_, block.row(j), dim);
+            const double upper = reduction_upper[j] * inv * (1.0 + kVarianceSlack);
+            bound[j] = outside[j] || !(upper > 0.0) ? std::numeric_limits<double>::infinity()
+                                                    : -std::log(upper) - kBoundSlack * (1.0 + std::abs(std::log(upper)));
+        }
+        std::vector<int> order(count);
+        std::iota(order.begin(), order.end(), 0);
+        std::stable_sort(order.begin(), order.end(), [&](int a, int b) { return bound[a] < bound[b]; });
+        std::vector<int> batch;
+        for (int pos = 0; pos < count && (best.index < 0 || bound[order[pos]] <= best.value);) {
+            const int batch_size = std::min(kExactBatch, count - pos);
+            batch.assign(order.begin() + pos, order.begin() + pos + batch_size);
+            score_variance_reduction_exactly(batch, start, count, outside, best);
+            pos += batch_size;
+        }
+    }
+
+    void score_variance_reduction_exactly(const std::vector<int>& batch, int start, int count,
+                                          const std::vector<bool>& outside, BestCandidate& best) {
+        const size_t m = batch.size();
+        std::vector<double> reduction(m, 0.0), latent_var(m, 0.0), var(m);
+        for (size_t si = 0; si < ns_; ++si) {
+            gather_columns(kstar_[si], batch, subset_);
+            gp_latent_variance(gp_.samples[si], sf2_[si], subset_, var.data());
+            for (size_t c = 0; c < m; ++c) {
+                reduction[c] += ivr_->reduction(si, covs_[si * count + batch[c]], var[c]);
+                latent_var[c] += var[c];
+            }
+        }
+        const double inv = 1.0 / static_cast<double>(ns_);
+        for (size_t c = 0; c < m; ++c) {
+            const int j = batch[c];
+            const double value = outside[j] ? std::numeric_limits<double>::infinity()
+                                            : ivr_from_terms(s_, reduction[c] * inv, latent_var[c] * inv);
+            consider(value, start + j, best);
+        }
     }
 
     static void consider(double value, int index, BestCandidate& best) {
@@ -177,6 +224,7 @@ private:
     std::vector<double> sf2_;
     std::vector<std::vector<double>> inv_diag_;  // per sample: 1 / A_ii
     std::vector<double> means_;  // ns x count sample means of the block
+    std::vector<double> covs_;   // ns x count ivr covariances c of the block
     Matrix subset_;              // the batch's columns of one K*, solved in place
 };
 

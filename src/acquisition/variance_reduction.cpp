@@ -1,5 +1,6 @@
 #include "acquisition/variance_reduction.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 
@@ -29,10 +30,43 @@ VarianceReduction::VarianceReduction(const Gp& gp, const VariationalPosterior& v
             }
             s.log_norm[k] = log_norm;
         }
-        s.beta.resize(static_cast<size_t>(n));
-        prior_covariance(si, gp.data.x, s.beta.data());
+        std::vector<double> zq_train(static_cast<size_t>(n));
+        prior_covariance(si, gp.data.x, zq_train.data());
+        s.beta = zq_train;
         cholesky_solve(gp.samples[si].chol, s.beta.data());
+        const double prior_part = prior_integral_variance(vp, theta, dim);
+        double explained = 0.0;
+        for (int i = 0; i < n; ++i) explained += s.beta[i] * zq_train[i];
+        s.integral_var = prior_part - explained;
+        s.integral_var_slack = 1e-9 * prior_part;
     }
+}
+
+// sum_jk w_j w_k E_{x~q_j, x'~q_k}[k(x, x')]: the prior variance of E_q f (header).
+double VarianceReduction::prior_integral_variance(const VariationalPosterior& vp, const double* theta, int dim) {
+    double total = 0.0;
+    for (int j = 0; j < vp.k; ++j) {
+        for (int k = 0; k < vp.k; ++k) {
+            double log_term = std::log(vp.w[j] * vp.w[k]) + 2.0 * theta[hyp::log_sf(dim)], r2 = 0.0;
+            for (int d = 0; d < dim; ++d) {
+                const double ell2 = std::exp(2.0 * theta[hyp::log_ell(d)]);
+                const double t2 = (vp.sigma[j] * vp.sigma[j] + vp.sigma[k] * vp.sigma[k]) * vp.lambda[d] * vp.lambda[d] + ell2;
+                const double dm = vp.mu(j, d) - vp.mu(k, d);
+                log_term += 0.5 * std::log(ell2 / t2);
+                r2 += dm * dm / t2;
+            }
+            total += std::exp(log_term - 0.5 * r2);
+        }
+    }
+    return total;
+}
+
+double VarianceReduction::reduction_bound(size_t si, double cov) const {
+    const Sample& s = samples_[si];
+    const double cov2 = cov * cov;
+    if (cov2 == 0.0) return 0.0;
+    const double var_upper = std::max(s.integral_var, 0.0) + s.integral_var_slack;
+    return cov2 / (cov2 / var_upper + s.sn2);
 }
 
 void VarianceReduction::prior_covariance(size_t si, const Matrix& xs, double* out) const {
@@ -79,7 +113,7 @@ void ivr_evaluate(const Gp& gp, const VarianceReduction& terms, const Matrix& xs
         terms.covariance(si, xs, kstar, cov.data());
         gp_latent_variance(sample, std::exp(2.0 * sample.theta[hyp::log_sf(dim)]), kstar, var.data());
         for (int j = 0; j < m; ++j) {
-            reduction[j] += cov[j] * cov[j] / (var[j] + terms.noise_variance(si));
+            reduction[j] += terms.reduction(si, cov[j], var[j]);
             latent_var[j] += var[j];
         }
     }

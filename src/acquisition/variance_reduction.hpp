@@ -12,6 +12,10 @@
 //   c(x)   = Cov(E_q[f], f(x)) = zq(x) - beta^T k(X, x),   beta = A^{-1} zq(X)
 //   reduction(x) = c(x)^2 / (V(x) + sn^2)   (V the latent posterior variance at x)
 // averaged over the samples; the acquisition value to minimise is -log(mean reduction).
+// Bound without V (Cauchy-Schwarz for the posterior covariance): c(x)^2 <= V(x) Var[E_q f], so
+//   reduction(x) <= c^2 / (c^2 / Var[E_q f] + sn^2),
+//   Var[E_q f] = sum_jk w_j w_k sf^2 prod_d ell_d / t_jkd exp(-1/2 sum_d (mu_jd - mu_kd)^2 / t_jkd^2)
+//                - beta^T zq(X),   t_jkd^2 = (sigma_j^2 + sigma_k^2) lambda_d^2 + ell_d^2.
 #pragma once
 #include <vector>
 
@@ -31,7 +35,14 @@ public:
     void prior_covariance(size_t si, const Matrix& xs, double* out) const;
     // The sample's c(x_j) from the columns of kstar = k(X, xs) (n x xs.rows): out_j = zq(x_j) - beta^T k_j.
     void covariance(size_t si, const Matrix& xs, const Matrix& kstar, double* out) const;
-    double noise_variance(size_t si) const { return samples_[si].sn2; }
+    // One sample's reduction c^2 / (V + sn^2) from its covariance c and latent variance V.
+    double reduction(size_t si, double cov, double latent_var) const {
+        return cov * cov / (latent_var + samples_[si].sn2);
+    }
+    // An upper bound of reduction(si, cov, V) over every V the covariance cov allows.
+    double reduction_bound(size_t si, double cov) const;
+    // Var[E_q f] of sample si, the variance one evaluation could remove at most.
+    double integral_variance(size_t si) const { return samples_[si].integral_var; }
 
 private:
     struct Sample {
@@ -39,7 +50,11 @@ private:
         std::vector<double> log_norm;  // per component: log(w_k sf^2 prod_d ell_d / tau_kd)
         Matrix inv_tau2;               // k x dim: 1 / tau_kd^2
         double sn2 = 0.0;
+        double integral_var = 0.0;     // Var[E_q f]
+        double integral_var_slack = 0.0;  // rounding allowance of integral_var (relative to its prior part)
     };
+    static double prior_integral_variance(const VariationalPosterior& vp, const double* theta, int dim);
+
     const VariationalPosterior& vp_;
     std::vector<Sample> samples_;
 };

@@ -156,6 +156,37 @@ static void test_training_point_and_regulariser(void**) {
     assert_true(std::isinf(ivr_from_terms(on, 1.0, 0.0)));
 }
 
+// Var[E_q f] of a sample is the quadrature variance of eq. 5, and the Cauchy-Schwarz bound
+// c^2 / (c^2 / Var[E_q f] + sn^2) is never below the exact reduction (nor above Var[E_q f]).
+static void test_integral_variance_bounds_the_reduction(void**) {
+    const Gp gp = make_gp({std::log(0.9)});
+    const VariationalPosterior vp = make_vp();
+    const VarianceReduction terms(gp, vp);
+    const double integral_var = terms.integral_variance(0);
+    assert_close(integral_var, quadrature_variance(gp, vp), 1e-10 * integral_var);
+    Rng rng(5);
+    Matrix xs(0, 2);
+    for (int j = 0; j < 400; ++j) {
+        const double x[2] = {-6.0 + 12.0 * rng.uniform(), -6.0 + 12.0 * rng.uniform()};
+        xs.append_row(x, 2);
+    }
+    for (int j = 0; j < gp.data.size(); ++j) xs.append_row(gp.data.x.row(j), 2);
+    Matrix kstar;
+    gp_cross_kernel(gp.data.x, xs, gp.samples[0].theta.data(), 2, kstar);
+    std::vector<double> cov(xs.rows), var(xs.rows);
+    terms.covariance(0, xs, kstar, cov.data());
+    gp_latent_variance(gp.samples[0], std::exp(2.0 * gp.samples[0].theta[hyp::log_sf(2)]), kstar, var.data());
+    double tightest = 0.0;
+    for (int j = 0; j < xs.rows; ++j) {
+        const double exact = terms.reduction(0, cov[j], var[j]);
+        const double bound = terms.reduction_bound(0, cov[j]);
+        assert_true(exact <= bound * (1.0 + 1e-9));
+        assert_true(bound <= integral_var * (1.0 + 1e-9));
+        tightest = std::max(tightest, exact / bound);
+    }
+    assert_true(tightest > 0.5);  // the bound is tight where the reduction is large
+}
+
 // acquire() with ivr: the refined point is at least as good as a fine grid's best and lies in the
 // vp mass on the unexplored right.
 static void test_acquire_finds_grid_optimum(void**) {
@@ -190,6 +221,7 @@ int main(void) {
         cmocka_unit_test(test_reduction_averages_samples),
         cmocka_unit_test(test_prior_covariance_is_the_kernel_mean),
         cmocka_unit_test(test_training_point_and_regulariser),
+        cmocka_unit_test(test_integral_variance_bounds_the_reduction),
         cmocka_unit_test(test_acquire_finds_grid_optimum),
     };
     return cmocka_run_group_tests(tests, nullptr, nullptr);
