@@ -102,10 +102,13 @@ std::vector<Candidate> sieve(const VariationalPosterior& vp, const Gp& gp, const
 
 // One full optimisation from work (PyVBMC optimize_vp loop body): BFGS on the deterministic
 // entropy when n_ent == 0, else Adam on the Monte Carlo entropy; the end point (and the best
-// iterate, elcbo_midpoint) are scored precisely and appended to optima.
+// iterate, elcbo_midpoint) are scored precisely and appended to optima. So is the starting
+// point: a stochastic optimisation that drifts to a worse solution than the one it started from
+// (seen on elongated posteriors, where a good fit is a narrow basin) cannot then replace it.
 void optimize_start(VariationalPosterior& work, const Gp& gp, const VpOptimSettings& s, int n_ent,
                     const VpSoftBounds& bounds, Rng& rng, std::vector<Scored>& optima) {
     const std::vector<double> theta0 = work.get_theta();
+    optima.push_back(score_full(work, gp, s, rng));
     auto objective = [&](const std::vector<double>& theta, std::vector<double>& grad) {
         return neg_elcbo(theta, work, gp, n_ent, &bounds, false, rng, &grad, nullptr);
     };
