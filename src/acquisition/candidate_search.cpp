@@ -44,6 +44,23 @@ void gather_columns(const Matrix& m, const std::vector<int>& columns, Matrix& ou
     }
 }
 
+// Hands the candidates to score_batch in increasing order of their lower bounds, kExactBatch at a
+// time, until the next bound exceeds the best value found (score_batch updates best).
+template <class ScoreBatch>
+void in_bound_order(const std::vector<double>& bound, const BestCandidate& best, ScoreBatch score_batch) {
+    const int count = static_cast<int>(bound.size());
+    std::vector<int> order(count);
+    std::iota(order.begin(), order.end(), 0);
+    std::stable_sort(order.begin(), order.end(), [&](int a, int b) { return bound[a] < bound[b]; });
+    std::vector<int> batch;
+    for (int pos = 0; pos < count && (best.index < 0 || bound[order[pos]] <= best.value);) {
+        const int batch_size = std::min(kExactBatch, count - pos);
+        batch.assign(order.begin() + pos, order.begin() + pos + batch_size);
+        score_batch(batch);
+        pos += batch_size;
+    }
+}
+
 // One block of candidates. For each sample the cross-covariance K* with the training set is
 // formed once; from it the exact means and a lower bound of each candidate's acquisition,
 // whose latent variance is bounded above by sf^2 - max_i k_i^2 / A_ii (k^T A^{-1} k >=
@@ -103,16 +120,7 @@ public:
             const double value = acq_from_moments(s_, f_bar, var_upper, log_q[j], y_max_);
             if (value < std::numeric_limits<double>::infinity()) bound[j] = value - kBoundSlack * (1.0 + std::abs(value));
         }
-        std::vector<int> order(count);
-        std::iota(order.begin(), order.end(), 0);
-        std::stable_sort(order.begin(), order.end(), [&](int a, int b) { return bound[a] < bound[b]; });
-        std::vector<int> batch;
-        for (int pos = 0; pos < count && (best.index < 0 || bound[order[pos]] <= best.value);) {
-            const int batch_size = std::min(kExactBatch, count - pos);
-            batch.assign(order.begin() + pos, order.begin() + pos + batch_size);
-            score_exactly(batch, start, count, best, log_q);
-            pos += batch_size;
-        }
+        in_bound_order(bound, best, [&](const std::vector<int>& batch) { score_exactly(batch, start, count, best, log_q); });
     }
 
 private:
@@ -139,16 +147,9 @@ private:
             bound[j] = outside[j] || !(upper > 0.0) ? std::numeric_limits<double>::infinity()
                                                     : -std::log(upper) - kBoundSlack * (1.0 + std::abs(std::log(upper)));
         }
-        std::vector<int> order(count);
-        std::iota(order.begin(), order.end(), 0);
-        std::stable_sort(order.begin(), order.end(), [&](int a, int b) { return bound[a] < bound[b]; });
-        std::vector<int> batch;
-        for (int pos = 0; pos < count && (best.index < 0 || bound[order[pos]] <= best.value);) {
-            const int batch_size = std::min(kExactBatch, count - pos);
-            batch.assign(order.begin() + pos, order.begin() + pos + batch_size);
+        in_bound_order(bound, best, [&](const std::vector<int>& batch) {
             score_variance_reduction_exactly(batch, start, count, outside, best);
-            pos += batch_size;
-        }
+        });
     }
 
     void score_variance_reduction_exactly(const std::vector<int>& batch, int start, int count,
