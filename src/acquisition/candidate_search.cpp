@@ -67,7 +67,8 @@ void in_bound_order(const std::vector<double>& bound, const BestCandidate& best,
 // (k^T e_i)^2 / A_ii by Cauchy-Schwarz, A = the factorised K + noise). The block's candidates
 // are then scored exactly from the same K* in increasing order of their bounds, kExactBatch at a
 // time, as acq_evaluate scores them (gp_predict's solve and eq. 10 average), until the next
-// bound exceeds the best value so far.
+// bound exceeds the best value so far. For ivr the bound comes from the covariance with E_q f
+// instead (score_variance_reduction).
 class BlockScorer {
 public:
     BlockScorer(const Gp& gp, const VariationalPosterior& vp, double y_max, const AcqSettings& s,
