@@ -236,7 +236,15 @@ ElboEstimate vp_final_boost(VariationalPosterior& vp, const Gp& gp, const VpOpti
     vp.optimize_weights = true;
     int n_fast = 0, n_slow = 0;
     vp_optim_counts(boost, k_new, false, n_fast, n_slow);
-    return optimize_vp(vp, gp, boost, k_new, n_fast, n_slow, rng, nullptr);
+    // The posterior as it was, scored as precisely as the boosted one: the boost starts from it
+    // with new components added, and a short stochastic run can end below where it started.
+    // It draws its entropy samples from a copy of the generator, so the boost's draws do not change.
+    Rng scoring_rng = rng;
+    const Scored unboosted = score_full(vp, gp, boost, scoring_rng);
+    const ElboEstimate boosted = optimize_vp(vp, gp, boost, k_new, n_fast, n_slow, rng, nullptr);
+    if (-boosted.elbo + boost.elcbo_beta * boosted.elbo_sd <= unboosted.neg_elcbo) return boosted;
+    vp = unboosted.vp;
+    return unboosted.elbo;
 }
 
 }  // namespace libvbmc

@@ -145,15 +145,8 @@ static void test_single_component_bfgs_path(void**) {
     check_recovery(vp, e, t, 2e-3, 0.02);
 }
 
-// A refinement whose stochastic optimisation drifts (a few large Adam steps, the best iterate not
-// scored) returns its starting point when that is the better fit: here the start is the target
-// itself (two equal components at the Gaussian), the best any posterior can do.
-static void test_refinement_keeps_a_better_start(void**) {
-    Rng rng(44);
-    Target t{{0.3, -0.4}, Matrix(2, 2), -1.0};
-    t.c(0, 0) = 0.6;
-    t.c(1, 1) = 1.4;
-    Gp gp = target_gp(t, 80, 1.0, 1.0, rng);
+// Two equal components at a diagonal Gaussian target: the best any mixture can do.
+static VariationalPosterior two_components_at(const Target& t) {
     VariationalPosterior vp;
     vp.dim = 2;
     vp.k = 2;
@@ -164,6 +157,19 @@ static void test_refinement_keeps_a_better_start(void**) {
     vp.lambda = {std::sqrt(t.c(0, 0)), std::sqrt(t.c(1, 1))};
     vp.w = {0.5, 0.5};
     vp.optimize_weights = true;
+    return vp;
+}
+
+// A refinement whose stochastic optimisation drifts (a few large Adam steps, the best iterate not
+// scored) returns its starting point when that is the better fit: here the start is the target
+// itself (two equal components at the Gaussian), the best any posterior can do.
+static void test_refinement_keeps_a_better_start(void**) {
+    Rng rng(44);
+    Target t{{0.3, -0.4}, Matrix(2, 2), -1.0};
+    t.c(0, 0) = 0.6;
+    t.c(1, 1) = 1.4;
+    Gp gp = target_gp(t, 80, 1.0, 1.0, rng);
+    VariationalPosterior vp = two_components_at(t);
     VpOptimSettings s = vp_optim_defaults(2);
     s.warmup = false;
     s.tol_weight = 0.0;
@@ -174,12 +180,40 @@ static void test_refinement_keeps_a_better_start(void**) {
     check_recovery(vp, e, t, 0.03, 1e-9);
 }
 
+// The final boost starts from the posterior with new components added and runs Adam; when that
+// run ends below the posterior it started from (here: the surrogate's optimum with two components,
+// and a run stopped after its first 40 steps), the unboosted posterior is returned unchanged.
+static void test_final_boost_keeps_a_better_unboosted_posterior(void**) {
+    Rng rng(45);
+    Target t{{-0.2, 0.5}, Matrix(2, 2), 0.5};
+    t.c(0, 0) = 0.8;
+    t.c(1, 1) = 1.2;
+    Gp gp = target_gp(t, 80, 1.0, 1.0, rng);
+    VariationalPosterior vp = two_components_at(t);
+    VpOptimSettings s = vp_optim_defaults(2);
+    s.warmup = false;
+    s.tol_weight = 0.0;
+    const ElboEstimate start = optimize_vp(vp, gp, s, 2, 0, 1, rng, nullptr);
+    const std::vector<double> start_theta = vp.get_theta();
+    s.min_final_components = 10;
+    s.elcbo_midpoint = false;
+    s.tol_fun_stochastic = 10.0;
+    const ElboEstimate e = vp_final_boost(vp, gp, s, rng);
+    print_message("start ELBO %.5f, returned %.5f with %d components\n", start.elbo, e.elbo, vp.k);
+    assert_int_equal(vp.k, 2);
+    const std::vector<double> theta = vp.get_theta();
+    for (size_t i = 0; i < theta.size(); ++i) assert_close(theta[i], start_theta[i], 1e-12);
+    // Two Monte Carlo estimates of the same posterior's entropy (8192 draws each, SD about 0.01).
+    assert_close(e.elbo, start.elbo, 0.05);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_warmup_diagonal_target),
         cmocka_unit_test(test_free_weights_correlated_target),
         cmocka_unit_test(test_single_component_bfgs_path),
         cmocka_unit_test(test_refinement_keeps_a_better_start),
+        cmocka_unit_test(test_final_boost_keeps_a_better_unboosted_posterior),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
