@@ -124,7 +124,9 @@ void component_gradient_terms(const double* xs, const double* resp, int count, i
 // plus the reparameterisation paths dx/dmu_j = 1, dx/dlog s_j = s_j l eps, dx/dlog l_d = s_j l_d eps_d.
 // Draws are processed in chunks, coordinate-major, so every loop runs over draws (vectorised).
 double entropy_mc(const VariationalPosterior& vp, int n_per_component, Rng& rng,
-                  std::vector<double>* grad) {
+                  std::vector<double>* grad, bool control_variate) {
+    if (grad && control_variate)
+        throw_error(Code::internal, "entropy_mc: the control-variate estimate has no gradient.");
     const int dim = vp.dim;
     const int k_count = vp.k;
     const int half = (std::max(n_per_component, 1) + 1) / 2;
@@ -149,6 +151,7 @@ double entropy_mc(const VariationalPosterior& vp, int n_per_component, Rng& rng,
     const size_t chunk_by_dim = static_cast<size_t>(dim) * kChunk;
     const size_t chunk_by_k = static_cast<size_t>(k_count) * kChunk;
     std::vector<double> eps(static_cast<size_t>(half) * dim), xs(chunk_by_dim), offset(chunk_by_dim);
+    std::vector<double> eps_norm2(static_cast<size_t>(half));
     std::vector<double> maha(chunk_by_k), resp(chunk_by_k), log_max(kChunk), total(kChunk), log_q(kChunk);
     std::vector<double> dlogq_dx(chunk_by_dim), rc(chunk_by_dim), scratch(kChunk), mu_sum(dim);
     std::vector<double> w_direct(k_count, 0.0);  // sum_j w_j mean_s r_k / w_k (direct weight term)
@@ -158,6 +161,14 @@ double entropy_mc(const VariationalPosterior& vp, int n_per_component, Rng& rng,
         const double wj = vp.w[j];
         const double scale = wj / n_draws;  // d H = -scale * d log q
         double sum_log_q = 0.0;
+        // Control variate u = (|eps|^2 - D) / 2, mean 0 under q_j; log q(x) ~ log q_j(x) + const = -u + const.
+        double sum_u = 0.0, sum_u2 = 0.0, sum_u_log_q = 0.0;
+        if (control_variate)
+            for (int h = 0; h < half; ++h) {
+                double norm2 = 0.0;
+                for (int d = 0; d < dim; ++d) norm2 += eps[static_cast<size_t>(h) * dim + d] * eps[static_cast<size_t>(h) * dim + d];
+                eps_norm2[static_cast<size_t>(h)] = 0.5 * (norm2 - dim);
+            }
         for (int start = 0; start < n_draws; start += kChunk) {
             const int count = std::min(kChunk, n_draws - start);
             // offset = x - mu_j = sigma_j lambda eps with antithetic pairs (draw s and s + half).
@@ -176,6 +187,13 @@ double entropy_mc(const VariationalPosterior& vp, int n_per_component, Rng& rng,
             log_sum_exp_draws(resp.data(), k_count, count, log_max.data(), total.data());
             for (int c = 0; c < count; ++c) log_q[c] = log_max[c] + std::log(total[c]);
             sum_log_q += sum_lanes(log_q.data(), count);
+            if (control_variate)
+                for (int c = 0; c < count; ++c) {
+                    const double u = eps_norm2[static_cast<size_t>((start + c) % half)];
+                    sum_u += u;
+                    sum_u2 += u * u;
+                    sum_u_log_q += u * log_q[c];
+                }
             if (!grad) continue;
             std::vector<double>& g = *grad;
             std::fill(dlogq_dx.begin(), dlogq_dx.end(), 0.0);
@@ -208,7 +226,13 @@ double entropy_mc(const VariationalPosterior& vp, int n_per_component, Rng& rng,
             }
             g[sigma_off + j] -= scale * path_sigma;
         }
-        const double mean_log_q = sum_log_q / n_draws;
+        double mean_log_q = sum_log_q / n_draws;
+        if (control_variate) {
+            // Regression estimator mean(log q) - beta mean(u), beta the least-squares slope of log q on u.
+            const double mean_u = sum_u / n_draws;
+            const double var_u = sum_u2 / n_draws - mean_u * mean_u;
+            if (var_u > 0.0) mean_log_q -= (sum_u_log_q / n_draws - mean_u * mean_log_q) / var_u * mean_u;
+        }
         entropy -= wj * mean_log_q;
         if (grad && vp.optimize_weights) (*grad)[eta_off + j] -= mean_log_q;
     }

@@ -18,7 +18,7 @@ namespace libvbmc {
 ElboEstimate vp_elbo(const VariationalPosterior& vp, const Gp& gp, int n_ent_per_component, Rng& rng) {
     LogJointEstimate log_joint;
     expected_log_joint(vp, gp, false, true, log_joint);
-    const double entropy = vp.k == 1 ? entropy_lb(vp, nullptr) : entropy_mc(vp, n_ent_per_component, rng, nullptr);
+    const double entropy = vp.k == 1 ? entropy_lb(vp, nullptr) : entropy_mc(vp, n_ent_per_component, rng, nullptr, true);
     ElboEstimate e;
     e.e_log_joint = log_joint.value;
     e.e_log_joint_sd = std::sqrt(log_joint.variance);

@@ -9,7 +9,8 @@
 namespace libvbmc {
 
 // Precise ELBO of vp (no soft bounds): quadrature expected log joint with its variance, Monte
-// Carlo entropy with n_ent_per_component draws per component (exact entropy when K = 1).
+// Carlo entropy with n_ent_per_component draws per component and the control variate of
+// entropy_mc (exact entropy when K = 1).
 ElboEstimate vp_elbo(const VariationalPosterior& vp, const Gp& gp, int n_ent_per_component, Rng& rng);
 
 // Number of sieve candidates and of full optimisations for an iteration (PyVBMC VBMC.optimize):

@@ -6,6 +6,7 @@
 
 #include "elbo_test_fixtures.hpp"
 #include "test_util.h"
+#include "util/error.hpp"
 #include "util/math.hpp"
 
 using namespace libvbmc;
@@ -110,10 +111,48 @@ static void test_mc_gradient_unbiased_single(void**) {
     assert_close(grad[4], 1.0, 1e-12);
 }
 
+// The control-variate estimate: exact for one Gaussian (log q is -u plus a constant), and for an
+// overlapping mixture unbiased with a much smaller spread than the plain estimate on the same draws.
+static void test_mc_control_variate(void**) {
+    Rng rng(28);
+    VariationalPosterior single = random_vp(4, 1, rng, false);
+    assert_close(entropy_mc(single, 64, rng, nullptr, true), gaussian_entropy(single), 1e-12);
+
+    VariationalPosterior vp = random_vp(6, 8, rng, true);
+    const int n = 256, repeats = 200;
+    double plain_sum = 0.0, plain_sq = 0.0, cv_sum = 0.0, cv_sq = 0.0;
+    for (int r = 0; r < repeats; ++r) {
+        Rng draws_plain(1000 + r), draws_cv(1000 + r);
+        const double plain = entropy_mc(vp, n, draws_plain, nullptr);
+        const double cv = entropy_mc(vp, n, draws_cv, nullptr, true);
+        plain_sum += plain;
+        plain_sq += plain * plain;
+        cv_sum += cv;
+        cv_sq += cv * cv;
+    }
+    const double plain_mean = plain_sum / repeats, cv_mean = cv_sum / repeats;
+    const double plain_sd = std::sqrt(plain_sq / repeats - plain_mean * plain_mean);
+    const double cv_sd = std::sqrt(cv_sq / repeats - cv_mean * cv_mean);
+    print_message("entropy SD over %d repeats: plain %.5f, control variate %.5f\n", repeats, plain_sd, cv_sd);
+    assert_true(cv_sd < 0.5 * plain_sd);
+    const double reference = entropy_mc(vp, 400000, rng, nullptr, true);
+    assert_close(cv_mean, reference, 4.0 * cv_sd / std::sqrt(repeats) + 1e-3);
+    assert_close(plain_mean, reference, 4.0 * plain_sd / std::sqrt(repeats) + 1e-3);
+    std::vector<double> grad;
+    bool threw = false;
+    try {
+        entropy_mc(vp, n, rng, &grad, true);
+    } catch (const Error& e) {
+        threw = e.code() == Code::internal;
+    }
+    assert_true(threw);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_single_gaussian),
         cmocka_unit_test(test_mixture_mc_vs_bound),
+        cmocka_unit_test(test_mc_control_variate),
         cmocka_unit_test(test_mc_gradient_fixed_weights),
         cmocka_unit_test(test_mc_gradient_free_weights),
         cmocka_unit_test(test_mc_gradient_many_chunks),

@@ -203,8 +203,8 @@ static void test_final_boost_keeps_a_better_unboosted_posterior(void**) {
     assert_int_equal(vp.k, 2);
     const std::vector<double> theta = vp.get_theta();
     for (size_t i = 0; i < theta.size(); ++i) assert_close(theta[i], start_theta[i], 1e-12);
-    // Two Monte Carlo estimates of the same posterior's entropy (8192 draws each, SD about 0.01).
-    assert_close(e.elbo, start.elbo, 0.05);
+    // Two Monte Carlo estimates of the same posterior's entropy (8192 draws each, control variate).
+    assert_close(e.elbo, start.elbo, 2e-3);
 }
 
 int main(void) {
