@@ -18,6 +18,14 @@ struct Target {
     double log_z;
 };
 
+// A 2-D Gaussian with diagonal covariance.
+static Target diagonal_target(const std::vector<double>& mean, const std::vector<double>& variance, double log_z) {
+    Target t{mean, Matrix(2, 2), log_z};
+    t.c(0, 0) = variance[0];
+    t.c(1, 1) = variance[1];
+    return t;
+}
+
 static double target_log_density(const Target& t, const double* x) {
     const double det = t.c(0, 0) * t.c(1, 1) - t.c(0, 1) * t.c(1, 0);
     const double i00 = t.c(1, 1) / det, i11 = t.c(0, 0) / det, i01 = -t.c(0, 1) / det;
@@ -67,9 +75,7 @@ static void check_recovery(const VariationalPosterior& vp, const ElboEstimate& e
 
 static void test_warmup_diagonal_target(void**) {
     Rng rng(41);
-    Target t{{0.5, -1.0}, Matrix(2, 2), -3.0};
-    t.c(0, 0) = 0.8;
-    t.c(1, 1) = 2.0;
+    const Target t = diagonal_target({0.5, -1.0}, {0.8, 2.0}, -3.0);
     Gp gp = target_gp(t, 60, 1.0, 1.0, rng);
     const double x0[2] = {0.0, 0.0};
     VariationalPosterior vp = vp_initial(2, 2, x0, rng);
@@ -131,9 +137,7 @@ static void test_free_weights_correlated_target(void**) {
 
 static void test_single_component_bfgs_path(void**) {
     Rng rng(43);
-    Target t{{1.0, 2.0}, Matrix(2, 2), 0.0};
-    t.c(0, 0) = 0.5;
-    t.c(1, 1) = 1.5;
+    const Target t = diagonal_target({1.0, 2.0}, {0.5, 1.5}, 0.0);
     Gp gp = target_gp(t, 60, 1.0, 1.0, rng);
     const double x0[2] = {0.5, 1.5};
     VariationalPosterior vp = vp_initial(2, 1, x0, rng);
@@ -165,9 +169,7 @@ static VariationalPosterior two_components_at(const Target& t) {
 // itself (two equal components at the Gaussian), the best any posterior can do.
 static void test_refinement_keeps_a_better_start(void**) {
     Rng rng(44);
-    Target t{{0.3, -0.4}, Matrix(2, 2), -1.0};
-    t.c(0, 0) = 0.6;
-    t.c(1, 1) = 1.4;
+    const Target t = diagonal_target({0.3, -0.4}, {0.6, 1.4}, -1.0);
     Gp gp = target_gp(t, 80, 1.0, 1.0, rng);
     VariationalPosterior vp = two_components_at(t);
     VpOptimSettings s = vp_optim_defaults(2);
@@ -185,9 +187,7 @@ static void test_refinement_keeps_a_better_start(void**) {
 // and a run stopped after its first 40 steps), the unboosted posterior is returned unchanged.
 static void test_final_boost_keeps_a_better_unboosted_posterior(void**) {
     Rng rng(45);
-    Target t{{-0.2, 0.5}, Matrix(2, 2), 0.5};
-    t.c(0, 0) = 0.8;
-    t.c(1, 1) = 1.2;
+    const Target t = diagonal_target({-0.2, 0.5}, {0.8, 1.2}, 0.5);
     Gp gp = target_gp(t, 80, 1.0, 1.0, rng);
     VariationalPosterior vp = two_components_at(t);
     VpOptimSettings s = vp_optim_defaults(2);
