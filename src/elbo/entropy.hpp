@@ -13,7 +13,7 @@ namespace libvbmc {
 // grad (if not null, resized to theta_size) is the exact derivative of the estimate for the
 // draws used, hence unbiased for the entropy gradient.
 // control_variate (value only, grad must be null): each component's mean of log q is corrected by
-// regression on u = (|eps|^2 - D) / 2, which has mean 0 and is log q_j(x) up to a constant, so most
+// regression on u = (|eps|^2 - D) / 2, which has mean 0 and is -log q_j(x) up to a constant, so most
 // of the variance of log q within a component cancels (exact for one component; bias O(1/n)).
 double entropy_mc(const VariationalPosterior& vp, int n_per_component, Rng& rng,
                   std::vector<double>* grad, bool control_variate = false);
