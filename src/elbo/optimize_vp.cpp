@@ -241,6 +241,10 @@ ElboEstimate vp_final_boost(VariationalPosterior& vp, const Gp& gp, const VpOpti
     // It draws its entropy samples from a copy of the generator, so the boost's draws do not change.
     Rng scoring_rng = rng;
     const Scored unboosted = score_full(vp, gp, boost, scoring_rng);
+    // The boost starts from the same density with split components (PyVBMC spawns new components
+    // with jitter, which the boost's single Adam run often did not recover from on elongated
+    // targets; 9 problems x 10 seeds: KL(q||p) lower in 54 runs, higher in 30).
+    vp = vp_split_components(vp, k_new);
     const ElboEstimate boosted = optimize_vp(vp, gp, boost, k_new, n_fast, n_slow, rng, nullptr);
     if (-boosted.elbo + boost.elcbo_beta * boosted.elbo_sd <= unboosted.neg_elcbo) return boosted;
     vp = unboosted.vp;

@@ -133,4 +133,20 @@ std::pair<double, double> vp_kl_gauss(const VariationalPosterior& a, const Varia
             kl_normal(mean_b, cov_b, log_det_b, mean_a, chol_a)};
 }
 
+VariationalPosterior vp_split_components(const VariationalPosterior& vp, int k_new) {
+    if (k_new < vp.k) throw_error(Code::internal, "vp_split_components cannot remove components.");
+    VariationalPosterior out = vp;
+    std::vector<int> copies(static_cast<size_t>(vp.k), 0);
+    for (int j = 0; j < k_new; ++j) ++copies[static_cast<size_t>(j % vp.k)];
+    for (int j = vp.k; j < k_new; ++j) {
+        out.mu.append_row(vp.mu.row(j % vp.k), vp.dim);
+        out.sigma.push_back(vp.sigma[static_cast<size_t>(j % vp.k)]);
+    }
+    out.w.resize(static_cast<size_t>(k_new));
+    for (int j = 0; j < k_new; ++j)
+        out.w[static_cast<size_t>(j)] = vp.w[static_cast<size_t>(j % vp.k)] / copies[static_cast<size_t>(j % vp.k)];
+    out.k = k_new;
+    return out;
+}
+
 }  // namespace libvbmc

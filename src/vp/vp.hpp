@@ -45,4 +45,8 @@ void vp_moments(const VariationalPosterior& vp, std::vector<double>& mean, Matri
 // returns {KL(a||b), KL(b||a)}.
 std::pair<double, double> vp_kl_gauss(const VariationalPosterior& a, const VariationalPosterior& b);
 
+// The same density with k_new >= vp.k components: component j % vp.k is copied, each component's
+// weight shared equally among it and its copies.
+VariationalPosterior vp_split_components(const VariationalPosterior& vp, int k_new);
+
 }  // namespace libvbmc

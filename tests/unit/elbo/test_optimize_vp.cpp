@@ -182,10 +182,11 @@ static void test_refinement_keeps_a_better_start(void**) {
     check_recovery(vp, e, t, 0.03, 1e-9);
 }
 
-// The final boost starts from the posterior with new components added and runs Adam; when that
-// run ends below the posterior it started from (here: the surrogate's optimum with two components,
-// and a run stopped after its first 40 steps), the unboosted posterior is returned unchanged.
-static void test_final_boost_keeps_a_better_unboosted_posterior(void**) {
+// The final boost never returns a posterior scored below the one it started from (here the
+// surrogate's two-component optimum, boosted to 10 components with a run stopped after its first
+// Adam batches): it starts from the same density with split components, and keeps the unboosted
+// posterior when the boosted fit scores lower.
+static void test_final_boost_never_scores_below_its_start(void**) {
     Rng rng(45);
     const Target t = diagonal_target({-0.2, 0.5}, {0.8, 1.2}, 0.5);
     Gp gp = target_gp(t, 80, 1.0, 1.0, rng);
@@ -194,17 +195,21 @@ static void test_final_boost_keeps_a_better_unboosted_posterior(void**) {
     s.warmup = false;
     s.tol_weight = 0.0;
     const ElboEstimate start = optimize_vp(vp, gp, s, 2, 0, 1, rng, nullptr);
-    const std::vector<double> start_theta = vp.get_theta();
+    std::vector<double> start_mean, mean;
+    Matrix start_cov, cov;
+    vp_moments(vp, start_mean, start_cov);
     s.min_final_components = 10;
     s.elcbo_midpoint = false;
     s.tol_fun_stochastic = 10.0;
     const ElboEstimate e = vp_final_boost(vp, gp, s, rng);
     print_message("start ELBO %.5f, returned %.5f with %d components\n", start.elbo, e.elbo, vp.k);
-    assert_int_equal(vp.k, 2);
-    const std::vector<double> theta = vp.get_theta();
-    for (size_t i = 0; i < theta.size(); ++i) assert_close(theta[i], start_theta[i], 1e-12);
-    // Two Monte Carlo estimates of the same posterior's entropy (8192 draws each, control variate).
-    assert_close(e.elbo, start.elbo, 2e-3);
+    // Two Monte Carlo estimates (control variate) of nearly the same posterior.
+    assert_true(e.elbo >= start.elbo - 2e-3);
+    vp_moments(vp, mean, cov);
+    for (int d = 0; d < 2; ++d) {
+        assert_close(mean[d], start_mean[d], 0.02);
+        assert_close(cov(d, d), start_cov(d, d), 0.02);
+    }
 }
 
 int main(void) {
@@ -213,7 +218,7 @@ int main(void) {
         cmocka_unit_test(test_free_weights_correlated_target),
         cmocka_unit_test(test_single_component_bfgs_path),
         cmocka_unit_test(test_refinement_keeps_a_better_start),
-        cmocka_unit_test(test_final_boost_keeps_a_better_unboosted_posterior),
+        cmocka_unit_test(test_final_boost_never_scores_below_its_start),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -139,11 +139,29 @@ static void test_serial_round_trip(void**) {
     assert_true(again.bytes() == out.bytes());
 }
 
+// Splitting components keeps the density: same log pdf everywhere, weights sum to one.
+static void test_split_components_keeps_the_density(void**) {
+    Rng rng(8);
+    const VariationalPosterior vp = make_vp(3, 3, rng);
+    const VariationalPosterior split = vp_split_components(vp, 8);
+    assert_int_equal(split.k, 8);
+    assert_int_equal(split.mu.rows, 8);
+    assert_int_equal(static_cast<int>(split.sigma.size()), 8);
+    double total = 0.0;
+    for (double w : split.w) total += w;
+    assert_close(total, 1.0, 1e-15);
+    for (int i = 0; i < 50; ++i) {
+        double x[3];
+        for (double& v : x) v = 3.0 * rng.normal();
+        assert_close(vp_log_pdf(split, x), vp_log_pdf(vp, x), 1e-12);
+    }
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_theta_round_trip), cmocka_unit_test(test_log_pdf_direct),
         cmocka_unit_test(test_sample_moments),   cmocka_unit_test(test_kl_gauss),
-        cmocka_unit_test(test_serial_round_trip),
+        cmocka_unit_test(test_serial_round_trip), cmocka_unit_test(test_split_components_keeps_the_density),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
