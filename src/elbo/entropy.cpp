@@ -151,7 +151,7 @@ double entropy_mc(const VariationalPosterior& vp, int n_per_component, Rng& rng,
     const size_t chunk_by_dim = static_cast<size_t>(dim) * kChunk;
     const size_t chunk_by_k = static_cast<size_t>(k_count) * kChunk;
     std::vector<double> eps(static_cast<size_t>(half) * dim), xs(chunk_by_dim), offset(chunk_by_dim);
-    std::vector<double> eps_norm2(static_cast<size_t>(half));
+    std::vector<double> eps_norm2(control_variate ? static_cast<size_t>(half) : 0);
     std::vector<double> maha(chunk_by_k), resp(chunk_by_k), log_max(kChunk), total(kChunk), log_q(kChunk);
     std::vector<double> dlogq_dx(chunk_by_dim), rc(chunk_by_dim), scratch(kChunk), mu_sum(dim);
     std::vector<double> w_direct(k_count, 0.0);  // sum_j w_j mean_s r_k / w_k (direct weight term)

@@ -134,7 +134,8 @@ std::pair<double, double> vp_kl_gauss(const VariationalPosterior& a, const Varia
 }
 
 VariationalPosterior vp_split_components(const VariationalPosterior& vp, int k_new) {
-    if (k_new < vp.k) throw_error(Code::internal, "vp_split_components cannot remove components.");
+    if (vp.k < 1 || k_new < vp.k)
+        throw_error(Code::internal, "vp_split_components needs a component and cannot remove any.");
     VariationalPosterior out = vp;
     std::vector<int> copies(static_cast<size_t>(vp.k), 0);
     for (int j = 0; j < k_new; ++j) ++copies[static_cast<size_t>(j % vp.k)];
