@@ -49,13 +49,17 @@ bool outside_limits(const AcqSettings& s, const double* x, int dim) {
     return outside;
 }
 
+bool implausible(const AcqSettings& s, double f_bar, double var_tot, double y_max) {
+    return f_bar + 3.0 * std::sqrt(std::max(var_tot, 0.0)) < y_max - s.plausible_drop;
+}
+
 void acq_evaluate(const Gp& gp, const VariationalPosterior& vp, const Matrix& xs, double y_max,
                   const AcqSettings& s, double* acq) {
     const int m = xs.rows;
     const int dim = xs.cols;
     if (m == 0) return;
     if (s.kind == AcqKind::ivr) {
-        ivr_evaluate(gp, VarianceReduction(gp, vp), xs, s, acq);
+        ivr_evaluate(gp, VarianceReduction(gp, vp), xs, y_max, s, acq);
         return;
     }
     std::vector<double> f_bar, var_tot;

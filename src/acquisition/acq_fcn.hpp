@@ -21,6 +21,10 @@ double acq_from_moments(const AcqSettings& s, double f_bar, double var_tot, doub
 // (never when they are empty); the acquisition is +inf there.
 bool outside_limits(const AcqSettings& s, const double* x, int dim);
 
+// True when even the optimistic surrogate value f_bar + 3 sqrt(var_tot) lies more than
+// s.plausible_drop below y_max: no posterior mass can be there (acq_settings.hpp).
+bool implausible(const AcqSettings& s, double f_bar, double var_tot, double y_max);
+
 // Acquisition values at the rows of xs (transformed space): GP predictions over the whole
 // batch (gp_predict, eq. 10), vp log densities, acq_from_moments, and +inf outside the hard
 // limits s.lb_eps / s.ub_eps. acq receives xs.rows values. For ivr: ivr_evaluate with terms

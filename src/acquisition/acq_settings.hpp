@@ -1,6 +1,7 @@
 // Tunables of active sampling (paper section 3.3), named and defaulted as PyVBMC's options
 // (advanced_vbmc_options.ini) unless stated otherwise.
 #pragma once
+#include <limits>
 #include <vector>
 
 namespace libvbmc {
@@ -40,6 +41,15 @@ struct AcqSettings {
     // lb_eps_orig / ub_eps_orig, mapped by the run). Empty = none.
     std::vector<double> lb_eps;
     std::vector<double> ub_eps;
+    // ivr only (ours): a point gets +inf where the posterior can have no mass, i.e. where its
+    // optimistic surrogate value, mean + 3 SD, lies more than this below the best observed log
+    // joint (acq_fcn.hpp, implausible). ivr values a point by what it teaches about the
+    // integral, not by the density there, and on smooth targets (long length scales) that
+    // favours the corners of the search box, each of which used to widen the box
+    // (expand_search_bounds): cigar_D2 spent 126 of 200 evaluations more than 500 units outside
+    // its plausible box (half-widths 181 and 89), with log joints down to -3e8. The run sets it
+    // to warmup_keep_threshold (10 D), the drop beyond which PyVBMC drops points as irrelevant.
+    double plausible_drop = std::numeric_limits<double>::infinity();
 };
 
 }  // namespace libvbmc

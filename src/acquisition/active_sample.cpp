@@ -135,7 +135,7 @@ AcqResult acquire(const Gp& gp_in, const VariationalPosterior& vp, const Matrix&
     search_box(gp, result.x, s, cs.lower, cs.upper);
     const BatchObjective objective = [&](const Matrix& xs, double* out) {
         if (ivr)
-            ivr_evaluate(gp, *ivr, xs, s, out);
+            ivr_evaluate(gp, *ivr, xs, y_max, s, out);
         else
             acq_evaluate(gp, vp, xs, y_max, s, out);
     };

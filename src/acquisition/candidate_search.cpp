@@ -78,7 +78,7 @@ public:
         const int n = gp.data.size();
         for (size_t si = 0; si < ns_; ++si) {
             sf2_[si] = std::exp(2.0 * gp.samples[si].theta[hyp::log_sf(gp.dim)]);
-            for (int i = 0; i < n && ivr_ == nullptr; ++i) {
+            for (int i = 0; i < n; ++i) {
                 const double* row = gp.samples[si].chol.row(i);
                 double a_ii = 0.0;  // |row i of L|^2, jitter included
                 for (int c = 0; c <= i; ++c) a_ii += row[c] * row[c];
@@ -95,21 +95,10 @@ public:
             score_variance_reduction(block, start, best);
             return;
         }
-        means_.assign(ns_ * count, 0.0);
-        std::vector<double> var_sum(count, 0.0), best_ratio(count), log_q(count);
-        for (size_t si = 0; si < ns_; ++si) {
-            const GpSample& sample = gp_.samples[si];
-            gp_cross_kernel(gp_.data.x, block, sample.theta.data(), dim, kstar_[si]);
-            double* mean_s = means_.data() + si * count;
-            gp_mean_rows(block.row(0), count, sample.theta.data(), dim, mean_s);
-            gemv(true, 1.0, kstar_[si], sample.alpha.data(), 1.0, mean_s);
-            best_ratio_by_column(kstar_[si], inv_diag_[si].data(), best_ratio.data());
-            for (int j = 0; j < count; ++j)
-                var_sum[j] += std::max(sf2_[si] - best_ratio[j], 0.0) + kVarianceSlack * sf2_[si];
-        }
+        const std::vector<double> var_sum = means_and_variance_bounds(block);
         // Bounds, then exact scores in increasing order of the bounds, a batch at a time, until
         // the next bound exceeds the best value.
-        std::vector<double> bound(count);
+        std::vector<double> bound(count), log_q(count);
         const double inv = 1.0 / static_cast<double>(ns_);
         for (int j = 0; j < count; ++j) {
             const double* x = block.row(j);
@@ -125,17 +114,38 @@ public:
     }
 
 private:
+    // For each sample: K* of the block, the exact means (into means_) and, returned summed over
+    // the samples, upper bounds of the latent variances, sf^2 - max_i k_i^2 / A_ii.
+    std::vector<double> means_and_variance_bounds(const Matrix& block) {
+        const int count = block.rows;
+        const int dim = gp_.dim;
+        means_.assign(ns_ * count, 0.0);
+        std::vector<double> var_sum(count, 0.0), best_ratio(count);
+        for (size_t si = 0; si < ns_; ++si) {
+            const GpSample& sample = gp_.samples[si];
+            gp_cross_kernel(gp_.data.x, block, sample.theta.data(), dim, kstar_[si]);
+            double* mean_s = means_.data() + si * count;
+            gp_mean_rows(block.row(0), count, sample.theta.data(), dim, mean_s);
+            gemv(true, 1.0, kstar_[si], sample.alpha.data(), 1.0, mean_s);
+            best_ratio_by_column(kstar_[si], inv_diag_[si].data(), best_ratio.data());
+            for (int j = 0; j < count; ++j)
+                var_sum[j] += std::max(sf2_[si] - best_ratio[j], 0.0) + kVarianceSlack * sf2_[si];
+        }
+        return var_sum;
+    }
+
     // ivr: the exact covariances c of the block give each candidate an upper bound of its
     // reduction (VarianceReduction::reduction_bound), so a lower bound of its value; candidates
     // are scored exactly (latent variances from the same K*, as ivr_evaluate) in increasing order
-    // of the bounds until the next bound exceeds the best value.
+    // of the bounds until the next bound exceeds the best value. Candidates that even the upper
+    // bound of their variance leaves implausible are excluded before any exact score.
     void score_variance_reduction(const Matrix& block, int start, BestCandidate& best) {
         const int count = block.rows;
         const int dim = gp_.dim;
+        const std::vector<double> var_sum = means_and_variance_bounds(block);
         covs_.assign(ns_ * count, 0.0);
         std::vector<double> reduction_upper(count, 0.0), bound(count);
         for (size_t si = 0; si < ns_; ++si) {
-            gp_cross_kernel(gp_.data.x, block, gp_.samples[si].theta.data(), dim, kstar_[si]);
             double* cov = covs_.data() + si * count;
             ivr_->covariance(si, block, kstar_[si], cov);
             for (int j = 0; j < count; ++j) reduction_upper[j] += ivr_->reduction_bound(si, cov[j]);
@@ -143,7 +153,9 @@ private:
         const double inv = 1.0 / static_cast<double>(ns_);
         std::vector<bool> outside(count);
         for (int j = 0; j < count; ++j) {
-            outside[j] = outside_limits(s_, block.row(j), dim);
+            const double f_bar = mean_of_means(j, count);
+            const double var_upper = (var_sum[j] * inv + mean_spread(j, count, f_bar)) * (1.0 + kVarianceSlack);
+            outside[j] = outside_limits(s_, block.row(j), dim) || implausible(s_, f_bar, var_upper, y_max_);
             const double upper = reduction_upper[j] * inv * (1.0 + kVarianceSlack);
             bound[j] = outside[j] || !(upper > 0.0) ? std::numeric_limits<double>::infinity()
                                                     : -std::log(upper) - kBoundSlack * (1.0 + std::abs(std::log(upper)));
@@ -156,20 +168,24 @@ private:
     void score_variance_reduction_exactly(const std::vector<int>& batch, int start, int count,
                                           const std::vector<bool>& outside, BestCandidate& best) {
         const size_t m = batch.size();
-        std::vector<double> reduction(m, 0.0), latent_var(m, 0.0), var(m);
+        std::vector<double> reduction(m, 0.0), latent_var(m, 0.0), means(ns_ * m), vars(ns_ * m), f_mean(m), f_var(m);
         for (size_t si = 0; si < ns_; ++si) {
             gather_columns(kstar_[si], batch, subset_);
-            gp_latent_variance(gp_.samples[si], sf2_[si], subset_, var.data());
+            double* var = vars.data() + si * m;
+            gp_latent_variance(gp_.samples[si], sf2_[si], subset_, var);
             for (size_t c = 0; c < m; ++c) {
+                means[si * m + c] = means_[si * count + batch[c]];
                 reduction[c] += ivr_->reduction(si, covs_[si * count + batch[c]], var[c]);
                 latent_var[c] += var[c];
             }
         }
+        gp_average_samples(ns_, m, means.data(), vars.data(), f_mean.data(), f_var.data());
         const double inv = 1.0 / static_cast<double>(ns_);
         for (size_t c = 0; c < m; ++c) {
             const int j = batch[c];
-            const double value = outside[j] ? std::numeric_limits<double>::infinity()
-                                            : ivr_from_terms(s_, reduction[c] * inv, latent_var[c] * inv);
+            const double value = outside[j] || implausible(s_, f_mean[c], f_var[c], y_max_)
+                                     ? std::numeric_limits<double>::infinity()
+                                     : ivr_from_terms(s_, reduction[c] * inv, latent_var[c] * inv);
             consider(value, start + j, best);
         }
     }

@@ -19,8 +19,10 @@ void initial_search_bounds(const std::vector<double>& plb, const std::vector<dou
     }
 }
 
-void expand_search_bounds(const double* x, const std::vector<double>& lb, const std::vector<double>& ub,
+void expand_search_bounds(const double* x, double below_best, double max_below_best,
+                          const std::vector<double>& lb, const std::vector<double>& ub,
                           std::vector<double>& lb_search, std::vector<double>& ub_search) {
+    if (!(below_best <= max_below_best)) return;
     for (size_t d = 0; d < lb_search.size(); ++d) {
         const double delta = 0.05 * (ub_search[d] - lb_search[d]);
         if (std::abs(x[d] - lb_search[d]) < delta) lb_search[d] = std::max(lb[d], lb_search[d] - delta);

@@ -100,27 +100,35 @@ double ivr_from_terms(const AcqSettings& s, double mean_reduction, double mean_l
     return acq;
 }
 
-void ivr_evaluate(const Gp& gp, const VarianceReduction& terms, const Matrix& xs, const AcqSettings& s,
-                  double* acq) {
+void ivr_evaluate(const Gp& gp, const VarianceReduction& terms, const Matrix& xs, double y_max,
+                  const AcqSettings& s, double* acq) {
     const int m = xs.rows;
     const int dim = xs.cols;
     if (m == 0) return;
-    std::vector<double> reduction(m, 0.0), latent_var(m, 0.0), cov(m), var(m);
+    const size_t ns = gp.samples.size();
+    std::vector<double> reduction(m, 0.0), latent_var(m, 0.0), cov(m);
+    std::vector<double> means(ns * m), vars(ns * m), f_mean(m), f_var(m);
     Matrix kstar;
-    for (size_t si = 0; si < gp.samples.size(); ++si) {
+    for (size_t si = 0; si < ns; ++si) {
         const GpSample& sample = gp.samples[si];
         gp_cross_kernel(gp.data.x, xs, sample.theta.data(), dim, kstar);
         terms.covariance(si, xs, kstar, cov.data());
-        gp_latent_variance(sample, std::exp(2.0 * sample.theta[hyp::log_sf(dim)]), kstar, var.data());
+        double* mean = means.data() + si * m;
+        gp_mean_rows(xs.row(0), m, sample.theta.data(), dim, mean);
+        gemv(true, 1.0, kstar, sample.alpha.data(), 1.0, mean);
+        double* var = vars.data() + si * m;
+        gp_latent_variance(sample, std::exp(2.0 * sample.theta[hyp::log_sf(dim)]), kstar, var);  // solves kstar in place
         for (int j = 0; j < m; ++j) {
             reduction[j] += terms.reduction(si, cov[j], var[j]);
             latent_var[j] += var[j];
         }
     }
-    const double inv = 1.0 / static_cast<double>(gp.samples.size());
+    gp_average_samples(ns, m, means.data(), vars.data(), f_mean.data(), f_var.data());
+    const double inv = 1.0 / static_cast<double>(ns);
     for (int j = 0; j < m; ++j)
-        acq[j] = outside_limits(s, xs.row(j), dim) ? std::numeric_limits<double>::infinity()
-                                                   : ivr_from_terms(s, reduction[j] * inv, latent_var[j] * inv);
+        acq[j] = outside_limits(s, xs.row(j), dim) || implausible(s, f_mean[j], f_var[j], y_max)
+                     ? std::numeric_limits<double>::infinity()
+                     : ivr_from_terms(s, reduction[j] * inv, latent_var[j] * inv);
 }
 
 }  // namespace libvbmc

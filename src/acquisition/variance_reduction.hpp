@@ -64,8 +64,10 @@ private:
 // s.variance_regularized and var < tol_gp_var). A zero or NaN reduction gives +inf.
 double ivr_from_terms(const AcqSettings& s, double mean_reduction, double mean_latent_var);
 
-// ivr acquisition values at the rows of xs (transformed space), +inf outside the hard limits.
-void ivr_evaluate(const Gp& gp, const VarianceReduction& terms, const Matrix& xs, const AcqSettings& s,
-                  double* acq);
+// ivr acquisition values at the rows of xs (transformed space), +inf outside the hard limits
+// and where the surrogate rules out posterior mass (implausible, with y_max the best observed
+// log joint).
+void ivr_evaluate(const Gp& gp, const VarianceReduction& terms, const Matrix& xs, double y_max,
+                  const AcqSettings& s, double* acq);
 
 }  // namespace libvbmc

@@ -41,7 +41,7 @@ const std::vector<OptionSpec> kTable = {
     {"tol_improvement", OptionType::real, "0.01", "Tolerance on the ELCBO improvement per evaluation", 0, kInf, nullptr},
     {"tol_stable_excpt_frac", OptionType::real, "0.2", "Fraction of unstable iterations allowed within the stable window", 0, 1, nullptr},
     {"warmup", OptionType::boolean, "true", "Start with a warm-up stage (K = 2, equal weights)", 0, 1, nullptr},
-    {"warmup_keep_threshold", OptionType::real, "10*D", "At the end of warm-up, drop points more than this below the maximum log joint", 0, kInf, nullptr},
+    {"warmup_keep_threshold", OptionType::real, "10*D", "At the end of warm-up, drop points more than this below the maximum log joint; ivr also skips points whose optimistic surrogate value (mean + 3 SD) lies this far below it, and the search box does not widen toward points this far below it", 0, kInf, nullptr},
     {"warmup_keep_threshold_false_alarm", OptionType::real, "100*(D+2)", "Trim threshold when the end of warm-up is a false alarm", 0, kInf, nullptr},
     {"stop_warmup_thresh", OptionType::real, "0.2", "ELCBO improvement per evaluation below which warm-up may stop", 0, kInf, nullptr},
     {"tol_stable_warmup", OptionType::integer, "15", "Evaluations over which warm-up improvement is measured", 1, kIntMax, nullptr},

@@ -3,6 +3,7 @@
 // termination and warm-up rules. Also the next active point (line 9) and the final boost.
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
 #include <cstdio>
 
 #include "acquisition/active_sample.hpp"
@@ -67,6 +68,7 @@ AcqSettings Run::acq_settings(int point_in_batch) const {
     s.search_max_fun_evals = settings_.search_max_fun_evals;
     s.lb_search = lb_search_;
     s.ub_search = ub_search_;
+    s.plausible_drop = settings_.warmup_keep_threshold;
     return s;
 }
 

@@ -119,7 +119,8 @@ void Run::record_evaluation(const double* x, double log_joint, double log_joint_
     e.extra = extra;
     e.iteration = iteration_ + 1;
     if (log_joint_sd > 0.0) has_noisy_values_ = true;
-    expand_search_bounds(e.z.data(), lb_z_, ub_z_, lb_search_, ub_search_);
+    const double below_best = e.failed ? NAN : evals_.max_training_value() - e.log_joint_z();
+    expand_search_bounds(e.z.data(), below_best, settings_.warmup_keep_threshold, lb_z_, ub_z_, lb_search_, ub_search_);
     if (!e.failed && !in_initial_design_) gp_add_point(search_gp_, e.z.data(), e.log_joint_z(), log_joint_sd * log_joint_sd);
     evals_.add(std::move(e));
 }

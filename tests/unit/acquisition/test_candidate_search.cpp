@@ -58,10 +58,12 @@ static void test_matches_exhaustive_scoring(void**) {
     double y_max = -INFINITY;
     for (double y : gp.data.y) y_max = std::max(y_max, y);
     for (AcqKind kind : {AcqKind::pro, AcqKind::us, AcqKind::log, AcqKind::ivr}) {
-        for (bool regularized : {false, true}) {
+        for (int config = 0; config < (kind == AcqKind::ivr ? 3 : 2); ++config) {
+            const bool regularized = config == 1;
             AcqSettings s;
             s.kind = kind;
             s.variance_regularized = regularized;
+            if (config == 2) s.plausible_drop = 1.5;  // ivr's exclusion of points without posterior mass
             s.ns_search = 2500;
             std::vector<int> index;
             Matrix candidates = search_points(gp.data.x, vp, Matrix(), s, rng, index);
@@ -73,6 +75,11 @@ static void test_matches_exhaustive_scoring(void**) {
             int argmin = 0;
             for (int j = 1; j < candidates.rows; ++j)
                 if (all[j] < all[argmin]) argmin = j;
+            if (config == 2) {
+                int excluded = 0;
+                for (double v : all) excluded += std::isinf(v) ? 1 : 0;
+                assert_true(excluded > 100 && excluded < candidates.rows - 100);
+            }
             const VarianceReduction ivr(gp, vp);
             const BestCandidate best = best_candidate(gp, vp, candidates, y_max, s, &ivr);
             assert_int_equal(best.index, argmin);

@@ -78,7 +78,7 @@ static void test_reduction_is_the_variance_drop(void**) {
     s.kind = AcqKind::ivr;
     s.variance_regularized = false;
     std::vector<double> acq(xs.rows);
-    ivr_evaluate(gp, VarianceReduction(gp, vp), xs, s, acq.data());
+    ivr_evaluate(gp, VarianceReduction(gp, vp), xs, 0.0, s, acq.data());
     const double before = quadrature_variance(gp, vp);
     for (int j = 0; j < xs.rows; ++j) {
         Gp grown = gp;
@@ -102,7 +102,7 @@ static void test_reduction_averages_samples(void**) {
     acq_evaluate(gp, vp, xs, 0.0, s, acq.data());
     for (double log_ell : log_ells) {
         const Gp one = make_gp({log_ell});
-        ivr_evaluate(one, VarianceReduction(one, vp), xs, s, single.data());
+        ivr_evaluate(one, VarianceReduction(one, vp), xs, 0.0, s, single.data());
         for (int j = 0; j < xs.rows; ++j) mean_reduction[j] += std::exp(-single[j]) / log_ells.size();
     }
     for (int j = 0; j < xs.rows; ++j) assert_close(std::exp(-acq[j]), mean_reduction[j], 1e-12 * mean_reduction[j]);
@@ -141,15 +141,15 @@ static void test_training_point_and_regulariser(void**) {
     on.tol_gp_var = 1.0;  // above the latent variance at the point
     double without = 0.0, with = 0.0, far = 0.0;
     const VarianceReduction terms(gp, vp);
-    ivr_evaluate(gp, terms, x, off, &without);
-    ivr_evaluate(gp, terms, x, on, &with);
+    ivr_evaluate(gp, terms, x, 0.0, off, &without);
+    ivr_evaluate(gp, terms, x, 0.0, on, &with);
     std::vector<double> f, v;
     gp_predict(gp, x, f, v);
     assert_close(with - without, 1.0 / v[0] - 1.0, 1e-9 * (1.0 / v[0]));
     Matrix broad(1, 2);
     broad(0, 0) = 2.0;
     broad(0, 1) = -1.0;
-    ivr_evaluate(gp, terms, broad, off, &far);
+    ivr_evaluate(gp, terms, broad, 0.0, off, &far);
     assert_true(far < without);
     assert_true(std::isinf(ivr_from_terms(off, 0.0, 1.0)));
     assert_true(std::isinf(ivr_from_terms(off, NAN, 1.0)));
@@ -215,6 +215,80 @@ static void test_acquire_finds_grid_optimum(void**) {
     assert_true(acquire(gp, vp, Matrix(), Matrix(), s, again).x == r.x);
 }
 
+// plausible_drop: a point where the surrogate's optimistic value (mean + 3 SD) lies more than
+// the drop below the best observed value gets +inf, so ivr does not spend evaluations where the
+// posterior has no mass.
+static void test_points_without_posterior_mass_are_excluded(void**) {
+    AcqSettings s;
+    s.kind = AcqKind::ivr;
+    s.plausible_drop = 10.0;
+    assert_false(implausible(s, -9.0, 0.0, 0.0));
+    assert_true(implausible(s, -11.0, 0.0, 0.0));
+    assert_false(implausible(s, -11.0, 1.0, 0.0));  // -11 + 3 sd is within the drop
+    assert_true(implausible(s, -14.0, 1.0, 0.0));
+    AcqSettings unlimited = s;
+    unlimited.plausible_drop = INFINITY;
+    assert_false(implausible(unlimited, -1e300, 0.0, 0.0));
+
+    // A long length scale (as a GP fit to a smooth target has): far from the data the surrogate
+    // is uncertain but still correlated with E_q f, so without the drop ivr's best point in a
+    // wide box lies where q has no mass (measured: x0 = 15, the vp's components at x0 <= 2).
+    const Gp gp = make_gp({std::log(100.0)});
+    const VariationalPosterior vp = make_vp();
+    const VarianceReduction terms(gp, vp);
+    double y_max = -INFINITY;
+    for (double y : gp.data.y) y_max = std::max(y_max, y);
+    double log_q_peak = -INFINITY;
+    for (int k = 0; k < vp.k; ++k) log_q_peak = std::max(log_q_peak, vp_log_pdf(vp, vp.mu.row(k)));
+    const double corner[2] = {40.0, -40.0};
+    Matrix far(1, 2);
+    far(0, 0) = corner[0];
+    far(0, 1) = corner[1];
+    double value = 0.0;
+    ivr_evaluate(gp, terms, far, y_max, unlimited, &value);
+    assert_true(std::isfinite(value));
+    ivr_evaluate(gp, terms, far, y_max, s, &value);
+    assert_true(std::isinf(value));
+
+    // +inf exactly where gp_predict's mean + 3 SD lies more than the drop below y_max.
+    Matrix grid(0, 2);
+    for (int i = 0; i <= 20; ++i)
+        for (int j = 0; j <= 20; ++j) {
+            const double x[2] = {-12.0 + 1.2 * i, -12.0 + 1.2 * j};
+            grid.append_row(x, 2);
+        }
+    std::vector<double> grid_values(grid.rows), grid_f, grid_v;
+    ivr_evaluate(gp, terms, grid, y_max, s, grid_values.data());
+    gp_predict(gp, grid, grid_f, grid_v);
+    int excluded = 0;
+    for (int j = 0; j < grid.rows; ++j) {
+        const bool expected = implausible(s, grid_f[j], grid_v[j], y_max);
+        assert_int_equal(std::isinf(grid_values[j]), expected);
+        excluded += expected ? 1 : 0;
+    }
+    assert_true(excluded > 20 && excluded < grid.rows - 20);
+
+    unlimited.lb_search = s.lb_search = {-40.0, -40.0};
+    unlimited.ub_search = s.ub_search = {40.0, 40.0};
+    Rng rng(3);
+    const AcqResult wild = acquire(gp, vp, Matrix(), Matrix(), unlimited, rng);
+    const AcqResult kept = acquire(gp, vp, Matrix(), Matrix(), s, rng);
+    std::vector<double> f, v;
+    Matrix chosen(1, 2);
+    chosen(0, 0) = kept.x[0];
+    chosen(0, 1) = kept.x[1];
+    gp_predict(gp, chosen, f, v);
+    assert_true(vp_log_pdf(vp, wild.x.data()) < log_q_peak - 50.0);
+    Matrix wild_point(1, 2);
+    wild_point(0, 0) = wild.x[0];
+    wild_point(0, 1) = wild.x[1];
+    std::vector<double> wild_f, wild_v;
+    gp_predict(gp, wild_point, wild_f, wild_v);
+    assert_true(implausible(s, wild_f[0], wild_v[0], y_max));
+    assert_false(implausible(s, f[0], v[0], y_max));
+    assert_true(std::isfinite(kept.value));
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_reduction_is_the_variance_drop),
@@ -223,6 +297,7 @@ int main(void) {
         cmocka_unit_test(test_training_point_and_regulariser),
         cmocka_unit_test(test_integral_variance_bounds_the_reduction),
         cmocka_unit_test(test_acquire_finds_grid_optimum),
+        cmocka_unit_test(test_points_without_posterior_mass_are_excluded),
     };
     return cmocka_run_group_tests(tests, nullptr, nullptr);
 }
