@@ -3,7 +3,6 @@
 // termination and warm-up rules. Also the next active point (line 9) and the final boost.
 #include <algorithm>
 #include <cmath>
-#include <cstdlib>
 #include <cstdio>
 
 #include "acquisition/active_sample.hpp"

@@ -215,6 +215,13 @@ static void test_acquire_finds_grid_optimum(void**) {
     assert_true(acquire(gp, vp, Matrix(), Matrix(), s, again).x == r.x);
 }
 
+// One point as a 1 x 2 matrix.
+static Matrix single_point(const double* x) {
+    Matrix m(0, 2);
+    m.append_row(x, 2);
+    return m;
+}
+
 // plausible_drop: a point where the surrogate's optimistic value (mean + 3 SD) lies more than
 // the drop below the best observed value gets +inf, so ivr does not spend evaluations where the
 // posterior has no mass.
@@ -241,9 +248,7 @@ static void test_points_without_posterior_mass_are_excluded(void**) {
     double log_q_peak = -INFINITY;
     for (int k = 0; k < vp.k; ++k) log_q_peak = std::max(log_q_peak, vp_log_pdf(vp, vp.mu.row(k)));
     const double corner[2] = {40.0, -40.0};
-    Matrix far(1, 2);
-    far(0, 0) = corner[0];
-    far(0, 1) = corner[1];
+    const Matrix far = single_point(corner);
     double value = 0.0;
     ivr_evaluate(gp, terms, far, y_max, unlimited, &value);
     assert_true(std::isfinite(value));
@@ -273,18 +278,11 @@ static void test_points_without_posterior_mass_are_excluded(void**) {
     Rng rng(3);
     const AcqResult wild = acquire(gp, vp, Matrix(), Matrix(), unlimited, rng);
     const AcqResult kept = acquire(gp, vp, Matrix(), Matrix(), s, rng);
-    std::vector<double> f, v;
-    Matrix chosen(1, 2);
-    chosen(0, 0) = kept.x[0];
-    chosen(0, 1) = kept.x[1];
-    gp_predict(gp, chosen, f, v);
     assert_true(vp_log_pdf(vp, wild.x.data()) < log_q_peak - 50.0);
-    Matrix wild_point(1, 2);
-    wild_point(0, 0) = wild.x[0];
-    wild_point(0, 1) = wild.x[1];
-    std::vector<double> wild_f, wild_v;
-    gp_predict(gp, wild_point, wild_f, wild_v);
-    assert_true(implausible(s, wild_f[0], wild_v[0], y_max));
+    std::vector<double> f, v;
+    gp_predict(gp, single_point(wild.x.data()), f, v);
+    assert_true(implausible(s, f[0], v[0], y_max));
+    gp_predict(gp, single_point(kept.x.data()), f, v);
     assert_false(implausible(s, f[0], v[0], y_max));
     assert_true(std::isfinite(kept.value));
 }
