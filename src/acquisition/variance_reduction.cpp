@@ -23,7 +23,7 @@ VarianceReduction::VarianceReduction(const Gp& gp, const VariationalPosterior& v
             double log_norm = std::log(vp.w[k]) + 2.0 * theta[hyp::log_sf(dim)];
             for (int d = 0; d < dim; ++d) {
                 const double ell2 = std::exp(2.0 * theta[hyp::log_ell(d)]);
-                const double scale = vp.sigma[k] * vp.lambda[d];
+                const double scale = vp.sigma[k] * vp.lambda_of(k, d);
                 const double tau2 = scale * scale + ell2;
                 log_norm += 0.5 * std::log(ell2 / tau2);
                 s.inv_tau2(k, d) = 1.0 / tau2;
@@ -50,7 +50,9 @@ double VarianceReduction::prior_integral_variance(const VariationalPosterior& vp
             double log_term = std::log(vp.w[j] * vp.w[k]) + 2.0 * theta[hyp::log_sf(dim)], r2 = 0.0;
             for (int d = 0; d < dim; ++d) {
                 const double ell2 = std::exp(2.0 * theta[hyp::log_ell(d)]);
-                const double t2 = (vp.sigma[j] * vp.sigma[j] + vp.sigma[k] * vp.sigma[k]) * vp.lambda[d] * vp.lambda[d] + ell2;
+                const double scale_j = vp.sigma[j] * vp.lambda_of(j, d);
+                const double scale_k = vp.sigma[k] * vp.lambda_of(k, d);
+                const double t2 = scale_j * scale_j + scale_k * scale_k + ell2;
                 const double dm = vp.mu(j, d) - vp.mu(k, d);
                 log_term += 0.5 * std::log(ell2 / t2);
                 r2 += dm * dm / t2;

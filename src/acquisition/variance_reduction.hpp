@@ -6,16 +6,16 @@
 // variational MASS its uncertainty touches, not by the density at the point, so it goes to broad
 // regions far from the training set where the surrogate is unchecked.
 //
-// For one hyperparameter sample, with A = K + noise and the vp q = sum_k w_k N(mu_k, sigma_k^2 Lambda^2):
+// For one hyperparameter sample, with A = K + noise and the vp q = sum_k w_k N(mu_k, sigma_k^2 Lambda_k^2):
 //   zq(x)  = E_{x'~q}[k(x', x)] = sf^2 sum_k w_k prod_d (ell_d / tau_kd) exp(-1/2 sum_d (mu_kd - x_d)^2 / tau_kd^2),
-//            tau_kd^2 = sigma_k^2 lambda_d^2 + ell_d^2
+//            tau_kd^2 = sigma_k^2 lambda_kd^2 + ell_d^2
 //   c(x)   = Cov(E_q[f], f(x)) = zq(x) - beta^T k(X, x),   beta = A^{-1} zq(X)
 //   reduction(x) = c(x)^2 / (V(x) + sn^2)   (V the latent posterior variance at x)
 // averaged over the samples; the acquisition value to minimise is -log(mean reduction).
 // Bound without V (Cauchy-Schwarz for the posterior covariance): c(x)^2 <= V(x) Var[E_q f], so
 //   reduction(x) <= c^2 / (c^2 / Var[E_q f] + sn^2),
 //   Var[E_q f] = sum_jk w_j w_k sf^2 prod_d ell_d / t_jkd exp(-1/2 sum_d (mu_jd - mu_kd)^2 / t_jkd^2)
-//                - beta^T zq(X),   t_jkd^2 = (sigma_j^2 + sigma_k^2) lambda_d^2 + ell_d^2.
+//                - beta^T zq(X),   t_jkd^2 = sigma_j^2 lambda_jd^2 + sigma_k^2 lambda_kd^2 + ell_d^2.
 #pragma once
 #include <vector>
 

@@ -92,36 +92,37 @@ void log_sum_exp_draws(double* terms, int k_count, int count, double* log_max, d
 }
 
 // Gradient terms of one component k for the chunk: with r = resp (normalised) and
-// u_d = (x_d - mu_d) precision_d, accumulates dlogq_dx[d][c] -= r u_d,
-// rc[d][c] += r u_d (x_d - mu_d), and returns sum_c r u_d in mu_sum[d].
+// u_d = (x_d - mu_d) precision_d, accumulates dlogq_dx[d][c] -= r u_d and returns
+// sum_c r u_d in mu_sum[d] and sum_c r u_d (x_d - mu_d) in scale_sum[d].
 VBMC_VECTOR_CLONES
 void component_gradient_terms(const double* xs, const double* resp, int count, int dim, const double* mu,
-                              const double* precision, double* dlogq_dx, double* rc, double* scratch,
-                              double* mu_sum) {
+                              const double* precision, double* dlogq_dx, double* scratch, double* scratch_scale,
+                              double* mu_sum, double* scale_sum) {
     for (int d = 0; d < dim; ++d) {
         const double* x = xs + static_cast<size_t>(d) * kChunk;
         double* dx = dlogq_dx + static_cast<size_t>(d) * kChunk;
-        double* rcd = rc + static_cast<size_t>(d) * kChunk;
         for (int c = 0; c < count; ++c) {
             const double diff = x[c] - mu[d];
             const double ru = resp[c] * (diff * precision[d]);
             dx[c] -= ru;
-            rcd[c] += ru * diff;
             scratch[c] = ru;
+            scratch_scale[c] = ru * diff;
         }
         mu_sum[d] = sum_lanes(scratch, count);
+        scale_sum[d] = sum_lanes(scratch_scale, count);
     }
 }
 
 }  // namespace
 
 // Monte Carlo entropy (entmc_vbmc). For a draw x from component j, with responsibilities
-// r_k = w_k N_k(x) / q(x), u_kd = (x_d - mu_kd) / (sigma_k lambda_d)^2, c_kd = u_kd (x_d - mu_kd):
-//   d log q / d x_d      = -sum_k r_k u_kd
-//   d log q / d mu_kd    =  r_k u_kd                       (direct)
-//   d log q / d log s_k  =  r_k (sum_d c_kd - D)            (direct)
-//   d log q / d log l_d  =  sum_k r_k c_kd - 1               (direct)
-// plus the reparameterisation paths dx/dmu_j = 1, dx/dlog s_j = s_j l eps, dx/dlog l_d = s_j l_d eps_d.
+// r_k = w_k N_k(x) / q(x), u_kd = (x_d - mu_kd) / (sigma_k lambda_kd)^2, c_kd = u_kd (x_d - mu_kd)
+// (lambda_kd = lambda_d when the scale is shared):
+//   d log q / d x_d       = -sum_k r_k u_kd
+//   d log q / d mu_kd     =  r_k u_kd                       (direct)
+//   d log q / d log s_k   =  r_k (sum_d c_kd - D)            (direct)
+//   d log q / d log l_kd  =  r_k (c_kd - 1)                  (direct; summed over k when shared)
+// plus the reparameterisation paths dx/dmu_j = 1, dx/dlog s_j = s_j l_j eps, dx/dlog l_jd = s_j l_jd eps_d.
 // Draws are processed in chunks, coordinate-major, so every loop runs over draws (vectorised).
 double entropy_mc(const VariationalPosterior& vp, int n_per_component, Rng& rng,
                   std::vector<double>* grad, bool control_variate) {
@@ -131,29 +132,28 @@ double entropy_mc(const VariationalPosterior& vp, int n_per_component, Rng& rng,
     const int k_count = vp.k;
     const int half = (std::max(n_per_component, 1) + 1) / 2;
     const int n_draws = 2 * half;
-    const int sigma_off = k_count * dim, lambda_off = sigma_off + k_count, eta_off = lambda_off + dim;
+    const int sigma_off = vp.sigma_offset(), lambda_off = vp.lambda_offset(), eta_off = vp.eta_offset();
     if (grad) grad->assign(vp.theta_size(), 0.0);
 
-    double sum_log_lambda = 0.0;
-    for (int d = 0; d < dim; ++d) sum_log_lambda += std::log(vp.lambda[d]);
-    // log(w_k) + log normaliser of component k
+    // log(w_k) + log normaliser of component k, and its diagonal precision 1 / (sigma_k lambda_kd)^2.
     std::vector<double> log_coef(k_count);
-    for (int k = 0; k < k_count; ++k)
-        log_coef[k] = std::log(vp.w[k]) - 0.5 * dim * kLog2Pi - dim * std::log(vp.sigma[k]) - sum_log_lambda;
-    // Diagonal precision of component k: 1 / (sigma_k lambda_d)^2.
     std::vector<double> precision(static_cast<size_t>(k_count) * dim);
-    for (int k = 0; k < k_count; ++k)
+    for (int k = 0; k < k_count; ++k) {
+        double sum_log_lambda = 0.0;
         for (int d = 0; d < dim; ++d) {
-            const double scale = vp.sigma[k] * vp.lambda[d];
+            sum_log_lambda += std::log(vp.lambda_of(k, d));
+            const double scale = vp.sigma[k] * vp.lambda_of(k, d);
             precision[static_cast<size_t>(k) * dim + d] = 1.0 / (scale * scale);
         }
+        log_coef[k] = std::log(vp.w[k]) - 0.5 * dim * kLog2Pi - dim * std::log(vp.sigma[k]) - sum_log_lambda;
+    }
 
     const size_t chunk_by_dim = static_cast<size_t>(dim) * kChunk;
     const size_t chunk_by_k = static_cast<size_t>(k_count) * kChunk;
     std::vector<double> eps(static_cast<size_t>(half) * dim), xs(chunk_by_dim), offset(chunk_by_dim);
     std::vector<double> eps_norm2(control_variate ? static_cast<size_t>(half) : 0);
     std::vector<double> maha(chunk_by_k), resp(chunk_by_k), log_max(kChunk), total(kChunk), log_q(kChunk);
-    std::vector<double> dlogq_dx(chunk_by_dim), rc(chunk_by_dim), scratch(kChunk), mu_sum(dim);
+    std::vector<double> dlogq_dx(chunk_by_dim), scratch(kChunk), scratch_scale(kChunk), mu_sum(dim), scale_sum(dim);
     std::vector<double> w_direct(k_count, 0.0);  // sum_j w_j mean_s r_k / w_k (direct weight term)
     double entropy = 0.0;
     for (int j = 0; j < k_count; ++j) {
@@ -171,13 +171,13 @@ double entropy_mc(const VariationalPosterior& vp, int n_per_component, Rng& rng,
             }
         for (int start = 0; start < n_draws; start += kChunk) {
             const int count = std::min(kChunk, n_draws - start);
-            // offset = x - mu_j = sigma_j lambda eps with antithetic pairs (draw s and s + half).
+            // offset = x - mu_j = sigma_j lambda_j eps with antithetic pairs (draw s and s + half).
             for (int d = 0; d < dim; ++d)
                 for (int c = 0; c < count; ++c) {
                     const int s = start + c;
                     const double sign = s < half ? 1.0 : -1.0;
                     const double e = eps[static_cast<size_t>(s % half) * dim + d];
-                    offset[static_cast<size_t>(d) * kChunk + c] = sign * vp.sigma[j] * vp.lambda[d] * e;
+                    offset[static_cast<size_t>(d) * kChunk + c] = sign * vp.sigma[j] * vp.lambda_of(j, d) * e;
                     xs[static_cast<size_t>(d) * kChunk + c] = vp.mu(j, d) + offset[static_cast<size_t>(d) * kChunk + c];
                 }
             for (int k = 0; k < k_count; ++k)
@@ -197,7 +197,6 @@ double entropy_mc(const VariationalPosterior& vp, int n_per_component, Rng& rng,
             if (!grad) continue;
             std::vector<double>& g = *grad;
             std::fill(dlogq_dx.begin(), dlogq_dx.end(), 0.0);
-            std::fill(rc.begin(), rc.end(), 0.0);
             for (int c = 0; c < count; ++c) total[c] = 1.0 / total[c];
             for (int k = 0; k < k_count; ++k) {
                 double* r = resp.data() + static_cast<size_t>(k) * kChunk;
@@ -207,22 +206,25 @@ double entropy_mc(const VariationalPosterior& vp, int n_per_component, Rng& rng,
                     scratch[c] = r[c] * (mk[c] - dim);
                 }
                 g[sigma_off + k] -= scale * sum_lanes(scratch.data(), count);
-                w_direct[k] += scale * sum_lanes(r, count);
+                const double r_sum = sum_lanes(r, count);
+                w_direct[k] += scale * r_sum;
                 component_gradient_terms(xs.data(), r, count, dim, vp.mu.row(k),
-                                         precision.data() + static_cast<size_t>(k) * dim, dlogq_dx.data(), rc.data(),
-                                         scratch.data(), mu_sum.data());
-                for (int d = 0; d < dim; ++d) g[k * dim + d] -= scale * mu_sum[d];
+                                         precision.data() + static_cast<size_t>(k) * dim, dlogq_dx.data(),
+                                         scratch.data(), scratch_scale.data(), mu_sum.data(), scale_sum.data());
+                for (int d = 0; d < dim; ++d) {
+                    g[k * dim + d] -= scale * mu_sum[d];
+                    g[lambda_off + vp.lambda_index(k, d)] -= scale * (scale_sum[d] - r_sum);
+                }
             }
             double path_sigma = 0.0;
             for (int d = 0; d < dim; ++d) {
                 const double* dx = dlogq_dx.data() + static_cast<size_t>(d) * kChunk;
                 const double* off = offset.data() + static_cast<size_t>(d) * kChunk;
-                const double* rcd = rc.data() + static_cast<size_t>(d) * kChunk;
                 g[j * dim + d] -= scale * sum_lanes(dx, count);
                 for (int c = 0; c < count; ++c) scratch[c] = dx[c] * off[c];
                 const double path = sum_lanes(scratch.data(), count);
                 path_sigma += path;
-                g[lambda_off + d] -= scale * (sum_lanes(rcd, count) - count + path);
+                g[lambda_off + vp.lambda_index(j, d)] -= scale * path;
             }
             g[sigma_off + j] -= scale * path_sigma;
         }
@@ -246,21 +248,23 @@ double entropy_mc(const VariationalPosterior& vp, int n_per_component, Rng& rng,
     return entropy;
 }
 
-// Deterministic entropy lower bound (entlb_vbmc). With s_ij^2 = sigma_i^2 + sigma_j^2,
-// Delta_ij = mu_i - mu_j, Q_ij = sum_d Delta_ijd^2 / lambda_d^2:
-//   log gamma_ij = -D/2 log(2 pi s_ij^2) - sum_d log lambda_d - Q_ij / (2 s_ij^2)
+// Deterministic entropy lower bound (entlb_vbmc). With the pairwise variances
+// v_ijd = sigma_i^2 lambda_id^2 + sigma_j^2 lambda_jd^2 and Delta_ij = mu_i - mu_j,
+//   log gamma_ij = log N(Delta_ij; 0, diag(v_ij)) = -1/2 sum_d (log(2 pi v_ijd) + Delta_ijd^2 / v_ijd)
 //   H = -sum_i w_i log Gamma_i,  Gamma_i = sum_j w_j gamma_ij.
-// With a_ij = w_i w_j gamma_ij / Gamma_i the parameter gradient is -sum_ij a_ij d log gamma_ij.
+// With a_ij = w_i w_j gamma_ij / Gamma_i the parameter gradient is -sum_ij a_ij d log gamma_ij, where
+// d log gamma_ij / d v_ijd = (Delta_ijd^2 / v_ijd - 1) / (2 v_ijd) and d v_ijd / d log sigma_i =
+// d v_ijd / d log lambda_id = 2 sigma_i^2 lambda_id^2.
 double entropy_lb(const VariationalPosterior& vp, std::vector<double>* grad) {
     const int dim = vp.dim;
     const int k_count = vp.k;
-    const int sigma_off = k_count * dim, lambda_off = sigma_off + k_count, eta_off = lambda_off + dim;
+    const int sigma_off = vp.sigma_offset(), lambda_off = vp.lambda_offset(), eta_off = vp.eta_offset();
     if (grad) grad->assign(vp.theta_size(), 0.0);
-    double sum_log_lambda = 0.0;
-    for (int d = 0; d < dim; ++d) sum_log_lambda += std::log(vp.lambda[d]);
 
     if (k_count == 1) {
         // Exact entropy of a single Gaussian.
+        double sum_log_lambda = 0.0;
+        for (int d = 0; d < dim; ++d) sum_log_lambda += std::log(vp.lambda_of(0, d));
         if (grad) {
             (*grad)[sigma_off] = dim;
             for (int d = 0; d < dim; ++d) (*grad)[lambda_off + d] = 1.0;
@@ -268,21 +272,25 @@ double entropy_lb(const VariationalPosterior& vp, std::vector<double>* grad) {
         return 0.5 * dim * (1.0 + kLog2Pi) + dim * std::log(vp.sigma[0]) + sum_log_lambda;
     }
 
+    // Per-component variances sigma_k^2 lambda_kd^2.
+    Matrix comp_var(k_count, dim);
+    for (int k = 0; k < k_count; ++k)
+        for (int d = 0; d < dim; ++d) {
+            const double scale = vp.sigma[k] * vp.lambda_of(k, d);
+            comp_var(k, d) = scale * scale;
+        }
     const size_t kk = static_cast<size_t>(k_count) * k_count;
-    std::vector<double> log_gamma(kk), s2(kk), quad(kk), log_big_gamma(k_count), row(k_count);
+    std::vector<double> log_gamma(kk), log_big_gamma(k_count), row(k_count);
     for (int i = 0; i < k_count; ++i) {
         for (int j = 0; j < k_count; ++j) {
-            const double sij2 = vp.sigma[i] * vp.sigma[i] + vp.sigma[j] * vp.sigma[j];
-            double q = 0.0;
+            double log_g = 0.0;
             for (int d = 0; d < dim; ++d) {
-                const double delta = (vp.mu(i, d) - vp.mu(j, d)) / vp.lambda[d];
-                q += delta * delta;
+                const double v = comp_var(i, d) + comp_var(j, d);
+                const double delta = vp.mu(i, d) - vp.mu(j, d);
+                log_g -= 0.5 * (kLog2Pi + std::log(v) + delta * delta / v);
             }
-            const size_t ij = static_cast<size_t>(i) * k_count + j;
-            s2[ij] = sij2;
-            quad[ij] = q;
-            log_gamma[ij] = -0.5 * dim * (kLog2Pi + std::log(sij2)) - sum_log_lambda - 0.5 * q / sij2;
-            row[j] = std::log(vp.w[j]) + log_gamma[ij];
+            log_gamma[static_cast<size_t>(i) * k_count + j] = log_g;
+            row[j] = std::log(vp.w[j]) + log_g;
         }
         log_big_gamma[i] = log_sum_exp(row.data(), k_count);
     }
@@ -296,21 +304,20 @@ double entropy_lb(const VariationalPosterior& vp, std::vector<double>* grad) {
         for (int j = 0; j < k_count; ++j) {
             const size_t ij = static_cast<size_t>(i) * k_count + j;
             const double a = vp.w[i] * std::exp(std::log(vp.w[j]) + log_gamma[ij] - log_big_gamma[i]);
-            const double inv_s2 = 1.0 / s2[ij];
-            // d log gamma / d mu_i = -Delta / (s^2 lambda^2), d / d mu_j = +Delta / (s^2 lambda^2)
             for (int d = 0; d < dim; ++d) {
+                const double v = comp_var(i, d) + comp_var(j, d);
                 const double delta = vp.mu(i, d) - vp.mu(j, d);
-                const double l2 = vp.lambda[d] * vp.lambda[d];
-                const double dmu = delta * inv_s2 / l2;
-                g[i * dim + d] += a * dmu;
-                g[j * dim + d] -= a * dmu;
-                // d log gamma / d log lambda_d = -1 + Delta_d^2 / (s^2 lambda_d^2)
-                g[lambda_off + d] -= a * (-1.0 + delta * delta * inv_s2 / l2);
+                // d log gamma / d mu_i = -Delta / v, d / d mu_j = +Delta / v
+                g[i * dim + d] += a * delta / v;
+                g[j * dim + d] -= a * delta / v;
+                const double dlog_v = 0.5 * (delta * delta / v - 1.0) / v;
+                const double di = a * dlog_v * 2.0 * comp_var(i, d);
+                const double dj = a * dlog_v * 2.0 * comp_var(j, d);
+                g[sigma_off + i] -= di;
+                g[sigma_off + j] -= dj;
+                g[lambda_off + vp.lambda_index(i, d)] -= di;
+                g[lambda_off + vp.lambda_index(j, d)] -= dj;
             }
-            // d log gamma / d s^2 = -D / (2 s^2) + Q / (2 s^4); d s^2 / d log sigma_m = 2 sigma_m^2
-            const double dls2 = -0.5 * dim * inv_s2 + 0.5 * quad[ij] * inv_s2 * inv_s2;
-            g[sigma_off + i] -= a * dls2 * 2.0 * vp.sigma[i] * vp.sigma[i];
-            g[sigma_off + j] -= a * dls2 * 2.0 * vp.sigma[j] * vp.sigma[j];
         }
     }
     if (vp.optimize_weights) {

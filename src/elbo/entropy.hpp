@@ -9,7 +9,7 @@
 namespace libvbmc {
 
 // Monte Carlo estimate H = -sum_j w_j E_{q_j}[log q(x)] with n_per_component antithetic draws per
-// component (rounded up to even) and reparameterised draws x = mu_j + sigma_j lambda * eps.
+// component (rounded up to even) and reparameterised draws x = mu_j + sigma_j lambda_j * eps.
 // grad (if not null, resized to theta_size) is the exact derivative of the estimate for the
 // draws used, hence unbiased for the entropy gradient.
 // control_variate (value only, grad must be null): each component's mean of log q is corrected by

@@ -1,12 +1,12 @@
 // Bayesian-quadrature expected log joint (paper eq. 8-10, PyVBMC _gp_log_joint).
 //
-// For component k, with tau_kd^2 = sigma_k^2 lambda_d^2 + ell_d^2 and delta_knd = (mu_kd - x_nd) / tau_kd,
+// For component k, with tau_kd^2 = sigma_k^2 lambda_kd^2 + ell_d^2 (lambda_kd = lambda_d when shared) and delta_knd = (mu_kd - x_nd) / tau_kd,
 //   z_kn = sf^2 prod_d (ell_d / tau_kd) exp(-1/2 sum_d delta_knd^2)   (= E_{q_k}[k(x, x_n)])
-//   I_k  = z_k . alpha + m0 - 1/2 sum_d ((mu_kd - xm_d)^2 + sigma_k^2 lambda_d^2) / omega_d^2
+//   I_k  = z_k . alpha + m0 - 1/2 sum_d ((mu_kd - xm_d)^2 + sigma_k^2 lambda_kd^2) / omega_d^2
 //   E_q[f] = sum_k w_k I_k,
 // and its posterior variance sum_jk w_j w_k J_jk with
 //   J_jk = sf^2 prod_d (ell_d / tau_jkd) exp(-1/2 sum_d (mu_jd - mu_kd)^2 / tau_jkd^2) - z_j^T (K+N)^{-1} z_k,
-//   tau_jkd^2 = (sigma_j^2 + sigma_k^2) lambda_d^2 + ell_d^2.
+//   tau_jkd^2 = sigma_j^2 lambda_jd^2 + sigma_k^2 lambda_kd^2 + ell_d^2.
 #include "elbo/expected_log_joint.hpp"
 
 #include <cfloat>
@@ -52,9 +52,9 @@ void expected_log_joint(const VariationalPosterior& vp, const Gp& gp, bool want_
     if (n_samples == 0 || gp.dim != dim)
         throw_error(Code::internal, "expected_log_joint needs a GP with samples in the vp's dimension.");
     const int theta_size = vp.theta_size();
-    const int sigma_off = k_count * dim;
-    const int lambda_off = sigma_off + k_count;
-    const int eta_off = lambda_off + dim;
+    const int sigma_off = vp.sigma_offset();
+    const int lambda_off = vp.lambda_offset();
+    const int eta_off = vp.eta_offset();
 
     std::vector<double> value_s(n_samples, 0.0), variance_s(n_samples, 0.0);
     std::vector<double> grad_sum;
@@ -73,7 +73,8 @@ void expected_log_joint(const VariationalPosterior& vp, const Gp& gp, bool want_
             const double* mu = vp.mu.row(k);
             double ln_norm = h.ln_sf2 + h.sum_ln_ell;
             for (int d = 0; d < dim; ++d) {
-                const double t2 = sigma * sigma * vp.lambda[d] * vp.lambda[d] + h.ell[d] * h.ell[d];
+                const double scale = sigma * vp.lambda_of(k, d);
+                const double t2 = scale * scale + h.ell[d] * h.ell[d];
                 tau[d] = std::sqrt(t2);
                 inv_tau[d] = 1.0 / tau[d];
                 inv_tau2[d] = 1.0 / t2;
@@ -105,7 +106,8 @@ void expected_log_joint(const VariationalPosterior& vp, const Gp& gp, bool want_
             double nu = 0.0;
             for (int d = 0; d < dim; ++d) {
                 const double dm = mu[d] - h.xm[d];
-                nu += (dm * dm + sigma * sigma * vp.lambda[d] * vp.lambda[d]) * h.inv_omega2[d];
+                const double scale = sigma * vp.lambda_of(k, d);
+                nu += (dm * dm + scale * scale) * h.inv_omega2[d];
             }
             i_k[k] = a0 + h.m0 - 0.5 * nu;
             g += vp.w[k] * i_k[k];
@@ -113,12 +115,12 @@ void expected_log_joint(const VariationalPosterior& vp, const Gp& gp, bool want_
                 const double wk = vp.w[k];
                 double dlog_sigma = 0.0;
                 for (int d = 0; d < dim; ++d) {
-                    const double l2 = vp.lambda[d] * vp.lambda[d];
+                    const double l2 = vp.lambda_of(k, d) * vp.lambda_of(k, d);
                     grad_sum[k * dim + d] += wk * (-a1[d] * inv_tau[d] - (mu[d] - h.xm[d]) * h.inv_omega2[d]);
-                    // d/d log sigma_k and d/d log lambda_d share the factor sigma^2 lambda^2 / tau^2.
+                    // d/d log sigma_k and d/d log lambda_kd share the factor sigma^2 lambda^2 / tau^2.
                     const double shared = sigma * sigma * l2 * (inv_tau2[d] * (a2[d] - a0) - h.inv_omega2[d]);
                     dlog_sigma += shared;
-                    grad_sum[lambda_off + d] += wk * shared;
+                    grad_sum[lambda_off + vp.lambda_index(k, d)] += wk * shared;
                 }
                 grad_sum[sigma_off + k] += wk * dlog_sigma;
             }
@@ -138,9 +140,9 @@ void expected_log_joint(const VariationalPosterior& vp, const Gp& gp, bool want_
                 for (int j = 0; j <= k; ++j) {
                     double ln_norm = h.ln_sf2 + h.sum_ln_ell, r2 = 0.0;
                     for (int d = 0; d < dim; ++d) {
-                        const double l2 = vp.lambda[d] * vp.lambda[d];
-                        const double t2 = (vp.sigma[j] * vp.sigma[j] + vp.sigma[k] * vp.sigma[k]) * l2 +
-                                          h.ell[d] * h.ell[d];
+                        const double scale_j = vp.sigma[j] * vp.lambda_of(j, d);
+                        const double scale_k = vp.sigma[k] * vp.lambda_of(k, d);
+                        const double t2 = scale_j * scale_j + scale_k * scale_k + h.ell[d] * h.ell[d];
                         const double dm = vp.mu(j, d) - vp.mu(k, d);
                         ln_norm -= 0.5 * std::log(t2);
                         r2 += dm * dm / t2;

@@ -56,17 +56,18 @@ double soft_violation(double x, double lb, double ub, double tol_con, double* dl
 double vp_bound_loss(const VariationalPosterior& vp, const std::vector<double>& theta,
                      const VpSoftBounds& bounds, std::vector<double>* grad) {
     const int dim = vp.dim, k_count = vp.k;
-    const int sigma_off = k_count * dim, lambda_off = sigma_off + k_count, eta_off = lambda_off + dim;
+    const int sigma_off = vp.sigma_offset(), lambda_off = vp.lambda_offset(), eta_off = vp.eta_offset();
     double loss = 0.0, dloss = 0.0;
     for (int k = 0; k < k_count; ++k)
         for (int d = 0; d < dim; ++d) {
             loss += soft_violation(theta[k * dim + d], bounds.mu_lb[d], bounds.mu_ub[d], bounds.tol_con, &dloss);
             if (grad) (*grad)[k * dim + d] += dloss;
-            const double ln_scale = theta[sigma_off + k] + theta[lambda_off + d];
+            const int lambda_at = lambda_off + vp.lambda_index(k, d);
+            const double ln_scale = theta[sigma_off + k] + theta[lambda_at];
             loss += soft_violation(ln_scale, bounds.ln_scale_lb[d], bounds.ln_scale_ub[d], bounds.tol_con, &dloss);
             if (grad) {
                 (*grad)[sigma_off + k] += dloss;
-                (*grad)[lambda_off + d] += dloss;
+                (*grad)[lambda_at] += dloss;
             }
         }
     if (!vp.optimize_weights) return loss;

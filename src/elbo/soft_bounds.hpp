@@ -12,7 +12,7 @@ namespace libvbmc {
 
 struct VpSoftBounds {
     std::vector<double> mu_lb, mu_ub;              // per coordinate: range of the training inputs
-    std::vector<double> ln_scale_lb, ln_scale_ub;  // log(sigma_k lambda_d): [log(range tol_length), log range]
+    std::vector<double> ln_scale_lb, ln_scale_ub;  // log(sigma_k lambda_kd): [log(range tol_length), log range]
     double eta_lb = -INFINITY, eta_ub = 0.0;       // raw weight parameters, eta_lb = log(tol_weight / 2)
     double tol_con = 0.01;
     double weight_threshold = 0.0;                 // max(1 / (4K), tol_weight)

@@ -39,11 +39,18 @@ void hpd_points(const Matrix& x, const std::vector<double>& y, double frac, Matr
 }
 
 void vp_normalize_scales(VariationalPosterior& vp) {
-    double mean_sq = 0.0;
-    for (double l : vp.lambda) mean_sq += l * l;
-    const double rms = std::sqrt(mean_sq / vp.dim);
-    for (double& l : vp.lambda) l /= rms;
-    for (double& s : vp.sigma) s *= rms;
+    // Each lambda row to root mean square 1, its size moved into sigma of the components it scales.
+    for (int row = 0; row < vp.lambda_rows(); ++row) {
+        double* lambda = vp.lambda.data() + static_cast<size_t>(row) * vp.dim;
+        double mean_sq = 0.0;
+        for (int d = 0; d < vp.dim; ++d) mean_sq += lambda[d] * lambda[d];
+        const double rms = std::sqrt(mean_sq / vp.dim);
+        for (int d = 0; d < vp.dim; ++d) lambda[d] /= rms;
+        if (vp.component_scales)
+            vp.sigma[static_cast<size_t>(row)] *= rms;
+        else
+            for (double& s : vp.sigma) s *= rms;
+    }
 }
 
 namespace {
@@ -83,6 +90,22 @@ std::vector<double> hpd_lambda(const Matrix& x_hpd, const std::vector<double>& f
     return lambda;
 }
 
+// Root mean square of vp's lambda rows (the shared lambda itself when there is one row).
+std::vector<double> rms_lambda_row(const VariationalPosterior& vp) {
+    std::vector<double> row(static_cast<size_t>(vp.dim), 0.0);
+    for (int j = 0; j < vp.lambda_rows(); ++j)
+        for (int d = 0; d < vp.dim; ++d) row[static_cast<size_t>(d)] += vp.lambda_of(j, d) * vp.lambda_of(j, d);
+    for (double& v : row) v = std::sqrt(v / vp.lambda_rows());
+    return row;
+}
+
+// lambda for vp's layout with every row equal to row.
+std::vector<double> shared_rows(const VariationalPosterior& vp, const std::vector<double>& row) {
+    std::vector<double> lambda;
+    for (int j = 0; j < vp.lambda_rows(); ++j) lambda.insert(lambda.end(), row.begin(), row.end());
+    return lambda;
+}
+
 // Component scale sqrt(mean(var) / k_new), with a fallback when the spread is degenerate.
 double spread_sigma(const std::vector<double>& var_over_lambda2, int k_new, double fallback) {
     const double s = std::sqrt(mean_of(var_over_lambda2) / k_new);
@@ -101,6 +124,7 @@ std::vector<VariationalPosterior> vp_candidates(const VariationalPosterior& vp, 
     if (type == CandidateType::previous && k_new < k_old)
         throw_error(Code::internal, "vp_candidates cannot remove components from the previous posterior.");
     const double old_sigma_mean = mean_of(vp.sigma);
+    const std::vector<double> lambda_rms = rms_lambda_row(vp);
 
     // Shared starting values of this candidate type.
     Matrix mu0 = vp.mu;
@@ -112,7 +136,7 @@ std::vector<VariationalPosterior> vp_candidates(const VariationalPosterior& vp, 
             std::copy(x_hpd.row(idx), x_hpd.row(idx) + dim, mu0.row(j));
         }
         std::vector<double> var = column_variance(k_old > 1 ? mu0 : x_hpd);
-        for (int d = 0; d < dim; ++d) var[d] /= vp.lambda[d] * vp.lambda[d];
+        for (int d = 0; d < dim; ++d) var[d] /= lambda_rms[static_cast<size_t>(d)] * lambda_rms[static_cast<size_t>(d)];
         const double base = spread_sigma(var, k_new, old_sigma_mean);
         sigma0.resize(k_new);
         for (double& s : sigma0) s = base * std::exp(0.2 * rng.normal());
@@ -135,7 +159,10 @@ std::vector<VariationalPosterior> vp_candidates(const VariationalPosterior& vp, 
                 const int src = static_cast<int>(rng.below(k_old));
                 std::vector<double> row(mu.row(src), mu.row(src) + dim);
                 sigma.push_back(sigma[src]);
-                for (int d = 0; d < dim; ++d) row[d] += 0.5 * sigma[j_new] * lambda[d] * rng.normal();
+                if (vp.component_scales)
+                    for (int d = 0; d < dim; ++d) lambda.push_back(vp.lambda_of(src, d));
+                for (int d = 0; d < dim; ++d)
+                    row[d] += 0.5 * sigma[j_new] * lambda[static_cast<size_t>(c.lambda_index(j_new, d))] * rng.normal();
                 mu.append_row(row.data(), dim);
                 sigma[j_new] *= std::exp(0.2 * rng.normal());
                 if (vp.optimize_weights) {
@@ -146,7 +173,7 @@ std::vector<VariationalPosterior> vp_candidates(const VariationalPosterior& vp, 
             }
         } else if (type == CandidateType::hpd) {
             jitter = i > 0;
-            lambda = hpd_lambda(x_hpd, vp.lambda);
+            lambda = shared_rows(c, hpd_lambda(x_hpd, lambda_rms));
             w.assign(k_new, 1.0 / k_new);
         } else {
             // Means at a random selection of HPD points (cycled when k_new > n_hpd).
@@ -162,12 +189,13 @@ std::vector<VariationalPosterior> vp_candidates(const VariationalPosterior& vp, 
             const double base = spread_sigma(var, k_new, old_sigma_mean);
             sigma.assign(k_new, 0.0);
             for (double& s : sigma) s = base * std::exp(0.2 * rng.normal());
-            lambda = hpd_lambda(x_hpd, vp.lambda);
+            lambda = shared_rows(c, hpd_lambda(x_hpd, lambda_rms));
             w.assign(k_new, 1.0 / k_new);
         }
         if (jitter) {
             for (int j = 0; j < k_new; ++j)
-                for (int d = 0; d < dim; ++d) mu(j, d) += sigma[j] * lambda[d] * rng.normal();
+                for (int d = 0; d < dim; ++d)
+                    mu(j, d) += sigma[j] * lambda[static_cast<size_t>(c.lambda_index(j, d))] * rng.normal();
             for (double& s : sigma) s *= std::exp(0.2 * rng.normal());
             for (double& l : lambda) l *= std::exp(0.2 * rng.normal());
             if (vp.optimize_weights) {

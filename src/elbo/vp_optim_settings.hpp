@@ -51,6 +51,8 @@ struct VpOptimSettings {
     int tol_stable_count = 60;
     int fun_evals_per_iter = 5;
     int min_final_components = 50;
+    // The final boost gives each component its own diagonal scale (option component_scales).
+    bool boost_component_scales = true;
     // Run state, set by the caller each iteration:
     bool warmup = true;                  // weights fixed and equal during warm-up
     bool entropy_switch = false;         // true: deterministic entropy during optimisation

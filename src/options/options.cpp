@@ -29,6 +29,7 @@ const std::vector<OptionSpec> kTable = {
     {"min_iter", OptionType::integer, "D", "Minimum number of iterations before termination", 0, kIntMax, nullptr},
     {"min_final_components", OptionType::integer, "50", "Number of mixture components of the final boosted posterior", 1, 1000, nullptr},
     {"do_final_boost", OptionType::boolean, "true", "Refit the returned posterior with more components and entropy samples", 0, 1, nullptr},
+    {"component_scales", OptionType::text, "final", "Diagonal scale of the mixture components: none (one scale lambda shared by all, as PyVBMC), final (each component of the final boosted posterior has its own) or all (each has its own throughout the run)", 0, 0, "none|final|all"},
     {"search_acq_fcn", OptionType::text, "ivr", "Acquisition function(s): pro (prospective uncertainty sampling), us (vanilla uncertainty sampling) or ivr (integrated variance reduction of the ELBO); a comma-separated list is used in turn, one function per point of an iteration", 0, 0, "pro|us|ivr", true},
     {"seed", OptionType::integer, "0", "Seed of the run's random generator", 0, 9007199254740992.0, nullptr},
     {"max_pending", OptionType::integer, "1", "Maximum number of asked points awaiting a tell", 1, 1024, nullptr},
@@ -235,6 +236,7 @@ Settings Settings::resolve(const OptionValues& values, int dim) {
     s.min_iter = integer("min_iter", d);
     s.min_final_components = integer("min_final_components", 50);
     s.do_final_boost = num("do_final_boost", 1) != 0.0;
+    s.component_scales = text("component_scales", "final");
     s.search_acq_fcn = text("search_acq_fcn", "ivr");
     s.seed = static_cast<unsigned long long>(num("seed", 0));
     s.max_pending = integer("max_pending", 1);

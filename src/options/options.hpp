@@ -58,6 +58,7 @@ struct Settings {
     int max_fun_evals, max_iter, fun_eval_start, fun_evals_per_iter, tol_stable_count;
     int min_fun_evals, min_iter, min_final_components;
     bool do_final_boost;
+    std::string component_scales;
     std::string search_acq_fcn;
     unsigned long long seed;
     int max_pending;

@@ -52,6 +52,7 @@ VpOptimSettings Run::vp_optim_settings() const {
     s.tol_stable_count = settings_.tol_stable_count;
     s.fun_evals_per_iter = settings_.fun_evals_per_iter;
     s.min_final_components = settings_.min_final_components;
+    s.boost_component_scales = settings_.component_scales != "none";
     s.warmup = warmup_;
     return s;
 }
@@ -126,7 +127,10 @@ void Run::end_iteration() {
 
     // Variational optimisation (paper 3.2, 3.6).
     const VariationalPosterior vp_old = vp_;
-    if (iteration_ == 0) vp_ = vp_initial(dim_, 2, evals_[0].z.data(), rng_);
+    if (iteration_ == 0) {
+        vp_ = vp_initial(dim_, 2, evals_[0].z.data(), rng_);
+        if (settings_.component_scales == "all") vp_ = vp_with_component_scales(vp_);
+    }
     const VpOptimSettings vs = vp_optim_settings();
     std::vector<IterationSummary> summaries;
     for (const IterationRecord& r : history_) summaries.push_back({r.elbo, r.elbo_sd, r.r_index, r.warmup, r.pruned});

@@ -10,7 +10,7 @@
 namespace libvbmc {
 
 int VariationalPosterior::theta_size() const {
-    return k * dim + k + dim + (optimize_weights ? k : 0);
+    return eta_offset() + (optimize_weights ? k : 0);
 }
 
 std::vector<double> VariationalPosterior::get_theta() const {
@@ -18,7 +18,7 @@ std::vector<double> VariationalPosterior::get_theta() const {
     theta.reserve(theta_size());
     theta.insert(theta.end(), mu.data.begin(), mu.data.end());
     for (int j = 0; j < k; ++j) theta.push_back(std::log(sigma[j]));
-    for (int d = 0; d < dim; ++d) theta.push_back(std::log(lambda[d]));
+    for (double l : lambda) theta.push_back(std::log(l));
     if (optimize_weights)
         for (int j = 0; j < k; ++j) theta.push_back(std::log(w[j]));
     return theta;
@@ -34,8 +34,8 @@ void VariationalPosterior::set_theta(const std::vector<double>& theta) {
     size_t pos = static_cast<size_t>(k) * dim;
     sigma.resize(k);
     for (int j = 0; j < k; ++j) sigma[j] = std::exp(theta[pos++]);
-    lambda.resize(dim);
-    for (int d = 0; d < dim; ++d) lambda[d] = std::exp(theta[pos++]);
+    lambda.resize(static_cast<size_t>(lambda_rows()) * dim);
+    for (double& l : lambda) l = std::exp(theta[pos++]);
     if (optimize_weights) {
         // w = softmax(eta)
         const double eta_log_norm = log_sum_exp(theta.data() + pos, k);
@@ -45,15 +45,14 @@ void VariationalPosterior::set_theta(const std::vector<double>& theta) {
 }
 
 double vp_log_pdf(const VariationalPosterior& vp, const double* x) {
-    double log_lambda_sum = 0.0;
-    for (int d = 0; d < vp.dim; ++d) log_lambda_sum += std::log(vp.lambda[d]);
     std::vector<double> log_terms(vp.k);
     for (int j = 0; j < vp.k; ++j) {
         const double* mu = vp.mu.row(j);
-        double maha = 0.0;
+        double maha = 0.0, log_lambda_sum = 0.0;
         for (int d = 0; d < vp.dim; ++d) {
-            const double z = (x[d] - mu[d]) / (vp.sigma[j] * vp.lambda[d]);
+            const double z = (x[d] - mu[d]) / (vp.sigma[j] * vp.lambda_of(j, d));
             maha += z * z;
+            log_lambda_sum += std::log(vp.lambda_of(j, d));
         }
         log_terms[j] = std::log(vp.w[j]) - 0.5 * maha - 0.5 * vp.dim * kLog2Pi -
                        vp.dim * std::log(vp.sigma[j]) - log_lambda_sum;
@@ -82,7 +81,7 @@ void vp_sample(const VariationalPosterior& vp, int n, Rng& rng, Matrix& out,
         }
         double* x = out.row(i);
         const double* mu = vp.mu.row(j);
-        for (int d = 0; d < vp.dim; ++d) x[d] = mu[d] + vp.sigma[j] * vp.lambda[d] * rng.normal();
+        for (int d = 0; d < vp.dim; ++d) x[d] = mu[d] + vp.sigma[j] * vp.lambda_of(j, d) * rng.normal();
         if (component) (*component)[i] = j;
     }
 }
@@ -99,7 +98,8 @@ void vp_moments(const VariationalPosterior& vp, std::vector<double>& mean, Matri
         for (int a = 0; a < dim; ++a) {
             const double da = mu[a] - mean[a];
             for (int b = 0; b < dim; ++b) cov(a, b) += vp.w[j] * da * (mu[b] - mean[b]);
-            cov(a, a) += vp.w[j] * vp.sigma[j] * vp.sigma[j] * vp.lambda[a] * vp.lambda[a];
+            const double scale = vp.sigma[j] * vp.lambda_of(j, a);
+            cov(a, a) += vp.w[j] * scale * scale;
         }
     }
 }
@@ -133,6 +133,32 @@ std::pair<double, double> vp_kl_gauss(const VariationalPosterior& a, const Varia
             kl_normal(mean_b, cov_b, log_det_b, mean_a, chol_a)};
 }
 
+VariationalPosterior vp_with_component_scales(const VariationalPosterior& vp) {
+    VariationalPosterior out = vp;
+    if (vp.component_scales) return out;
+    out.component_scales = true;
+    out.lambda.clear();
+    for (int j = 0; j < vp.k; ++j) out.lambda.insert(out.lambda.end(), vp.lambda.begin(), vp.lambda.end());
+    return out;
+}
+
+VariationalPosterior vp_without_component(const VariationalPosterior& vp, int j) {
+    if (vp.k < 2 || j < 0 || j >= vp.k) throw_error(Code::internal, "vp_without_component: no such component to remove.");
+    VariationalPosterior out = vp;
+    out.k = vp.k - 1;
+    out.mu.remove_row(j);
+    out.sigma.erase(out.sigma.begin() + j);
+    if (vp.component_scales) {
+        const auto row = out.lambda.begin() + static_cast<std::ptrdiff_t>(j) * vp.dim;
+        out.lambda.erase(row, row + vp.dim);
+    }
+    out.w.erase(out.w.begin() + j);
+    double total = 0.0;
+    for (double v : out.w) total += v;
+    for (double& v : out.w) v /= total;
+    return out;
+}
+
 VariationalPosterior vp_split_components(const VariationalPosterior& vp, int k_new) {
     if (vp.k < 1 || k_new < vp.k)
         throw_error(Code::internal, "vp_split_components needs a component and cannot remove any.");
@@ -142,6 +168,8 @@ VariationalPosterior vp_split_components(const VariationalPosterior& vp, int k_n
     for (int j = vp.k; j < k_new; ++j) {
         out.mu.append_row(vp.mu.row(j % vp.k), vp.dim);
         out.sigma.push_back(vp.sigma[static_cast<size_t>(j % vp.k)]);
+        if (vp.component_scales)
+            for (int d = 0; d < vp.dim; ++d) out.lambda.push_back(vp.lambda_of(j % vp.k, d));
     }
     out.w.resize(static_cast<size_t>(k_new));
     for (int j = 0; j < k_new; ++j)

@@ -10,6 +10,7 @@ void VariationalPosterior::write(Writer& out) const {
     out.doubles(w);
     out.matrix(mu);
     out.doubles(sigma);
+    out.boolean(component_scales);
     out.doubles(lambda);
     out.boolean(optimize_weights);
 }
@@ -21,10 +22,11 @@ VariationalPosterior VariationalPosterior::read(Reader& in) {
     vp.w = in.doubles();
     vp.mu = in.matrix();
     vp.sigma = in.doubles();
+    vp.component_scales = in.boolean();
     vp.lambda = in.doubles();
     vp.optimize_weights = in.boolean();
     if (static_cast<int>(vp.w.size()) != vp.k || vp.mu.rows != vp.k || vp.mu.cols != vp.dim ||
-        static_cast<int>(vp.sigma.size()) != vp.k || static_cast<int>(vp.lambda.size()) != vp.dim)
+        static_cast<int>(vp.sigma.size()) != vp.k || vp.lambda.size() != static_cast<size_t>(vp.lambda_rows()) * vp.dim)
         throw_error(Code::format, "Variational posterior record has inconsistent sizes.");
     return vp;
 }

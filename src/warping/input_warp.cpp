@@ -100,15 +100,21 @@ VariationalPosterior warp_vp(const VariationalPosterior& vp, const ParameterTran
         for (int j = 0; j < dim; ++j) mu_new[j] = map.b[static_cast<size_t>(j)];
         gemv(false, 1.0, map.a, vp.mu.row(k), 1.0, mu_new);
     }
-    const std::vector<double> lambda_image = warp_diagonal_scale(map.a, vp.lambda.data());
-    double squared_norm = 0.0;
-    for (double c : lambda_image) squared_norm += c * c;
-    const double norm_over_root_dim = std::sqrt(squared_norm / dim);
-    if (!(norm_over_root_dim > 0.0) || !std::isfinite(norm_over_root_dim))
-        throw_error(Code::numeric, "warping the variational posterior produced a degenerate scale");
-    for (int j = 0; j < dim; ++j)
-        warped.lambda[static_cast<size_t>(j)] = lambda_image[static_cast<size_t>(j)] / norm_over_root_dim;
-    for (int k = 0; k < vp.k; ++k) warped.sigma[static_cast<size_t>(k)] = vp.sigma[static_cast<size_t>(k)] * norm_over_root_dim;
+    // Each lambda row mapped, renormalised to root mean square 1, its norm moved into sigma.
+    for (int row = 0; row < vp.lambda_rows(); ++row) {
+        const size_t at = static_cast<size_t>(row) * dim;
+        const std::vector<double> lambda_image = warp_diagonal_scale(map.a, vp.lambda.data() + at);
+        double squared_norm = 0.0;
+        for (double c : lambda_image) squared_norm += c * c;
+        const double norm_over_root_dim = std::sqrt(squared_norm / dim);
+        if (!(norm_over_root_dim > 0.0) || !std::isfinite(norm_over_root_dim))
+            throw_error(Code::numeric, "warping the variational posterior produced a degenerate scale");
+        for (int j = 0; j < dim; ++j) warped.lambda[at + j] = lambda_image[static_cast<size_t>(j)] / norm_over_root_dim;
+        if (vp.component_scales)
+            warped.sigma[static_cast<size_t>(row)] = vp.sigma[static_cast<size_t>(row)] * norm_over_root_dim;
+        else
+            for (int k = 0; k < vp.k; ++k) warped.sigma[static_cast<size_t>(k)] = vp.sigma[static_cast<size_t>(k)] * norm_over_root_dim;
+    }
     return warped;
 }
 

@@ -29,7 +29,8 @@ static double log_joint(const double *x) {
     return -0.5 * (a * a - 1.2 * a * b + b * b) / (1 - 0.36) - 1.0;
 }
 
-static vbmc *make_run(unsigned seed, int max_pending, const char *checkpoint_file) {
+/* component_scales: NULL for the default. */
+static vbmc *make_run(unsigned seed, int max_pending, const char *checkpoint_file, const char *component_scales) {
     vbmc_opts *opts = NULL;
     vbmc *run = NULL;
     assert_int_equal(vbmc_opts_create(&opts), VBMC_OK);
@@ -38,6 +39,7 @@ static vbmc *make_run(unsigned seed, int max_pending, const char *checkpoint_fil
     assert_int_equal(vbmc_opts_set_int(opts, "max_fun_evals", BUDGET), VBMC_OK);
     assert_int_equal(vbmc_opts_set_int(opts, "max_pending", max_pending), VBMC_OK);
     if (checkpoint_file) assert_int_equal(vbmc_opts_set(opts, "checkpoint_file", checkpoint_file), VBMC_OK);
+    if (component_scales) assert_int_equal(vbmc_opts_set(opts, "component_scales", component_scales), VBMC_OK);
     assert_int_equal(vbmc_create(&run, DIM, NULL, NULL, NULL, plb, pub, opts), VBMC_OK);
     vbmc_opts_destroy(opts);
     return run;
@@ -109,9 +111,9 @@ static const char *unique(const char *stem) {
     return name;
 }
 
-static void drive(unsigned seed, int max_pending, enum reload_when when, trace *t) {
+static void drive(unsigned seed, int max_pending, enum reload_when when, const char *component_scales, trace *t) {
     const char *path = unique("test_checkpoint_drive.ckpt");
-    vbmc *run = make_run(seed, max_pending, NULL);
+    vbmc *run = make_run(seed, max_pending, NULL, component_scales);
     double pending[16][DIM];
     int n_pending = 0, done = 0;
     memset(t, 0, sizeof *t);
@@ -168,8 +170,8 @@ static trace trace_a, trace_b;
 
 static void test_reload_at_every_iteration(void **state) {
     (void)state;
-    drive(5, 1, NEVER, &trace_a);
-    drive(5, 1, EVERY_ITERATION, &trace_b);
+    drive(5, 1, NEVER, NULL, &trace_a);
+    drive(5, 1, EVERY_ITERATION, NULL, &trace_b);
     assert_true(trace_a.n_asks >= BUDGET);
     assert_true(isfinite(trace_a.elbo));
     assert_same_trace(&trace_a, &trace_b);
@@ -177,8 +179,18 @@ static void test_reload_at_every_iteration(void **state) {
 
 static void test_reload_at_every_call_with_pending_points(void **state) {
     (void)state;
-    drive(9, 3, NEVER, &trace_a);
-    drive(9, 3, EVERY_CALL, &trace_b);
+    drive(9, 3, NEVER, NULL, &trace_a);
+    drive(9, 3, EVERY_CALL, NULL, &trace_b);
+    assert_same_trace(&trace_a, &trace_b);
+}
+
+/* The same with a diagonal scale per mixture component throughout the run (its own record layout
+ * in the checkpoint). */
+static void test_reload_with_component_scales_throughout(void **state) {
+    (void)state;
+    drive(7, 1, NEVER, "all", &trace_a);
+    drive(7, 1, EVERY_ITERATION, "all", &trace_b);
+    assert_true(isfinite(trace_a.elbo));
     assert_same_trace(&trace_a, &trace_b);
 }
 
@@ -225,7 +237,7 @@ static vbmc *open_or_create(void) {
         }
         return run;
     }
-    return make_run(13, 1, kill_ckpt);
+    return make_run(13, 1, kill_ckpt, NULL);
 }
 
 static long file_size(const char *path) {
@@ -246,7 +258,7 @@ static void test_kill_and_resume(void **state) {
     /* The uninterrupted reference. */
     struct timespec start, end;
     clock_gettime(CLOCK_MONOTONIC, &start);
-    vbmc *reference = make_run(13, 1, NULL);
+    vbmc *reference = make_run(13, 1, NULL, NULL);
     resume_and_run(reference, -1);
     clock_gettime(CLOCK_MONOTONIC, &end);
     const double run_seconds = (double)(end.tv_sec - start.tv_sec) + 1e-9 * (double)(end.tv_nsec - start.tv_nsec);
@@ -313,6 +325,7 @@ int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_reload_at_every_iteration),
         cmocka_unit_test(test_reload_at_every_call_with_pending_points),
+        cmocka_unit_test(test_reload_with_component_scales_throughout),
         cmocka_unit_test(test_kill_and_resume),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

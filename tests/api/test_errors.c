@@ -85,6 +85,9 @@ static void test_options_are_validated(void **state) {
     assert_int_equal(vbmc_opts_set(opts, "search_acq_fcn", "pro,"), VBMC_E_OPTION);
     assert_int_equal(vbmc_opts_set(opts, "search_acq_fcn", ""), VBMC_E_OPTION);
     assert_int_equal(vbmc_opts_set(opts, "display", "iter,off"), VBMC_E_OPTION);
+    assert_int_equal(vbmc_opts_set(opts, "component_scales", "diagonal"), VBMC_E_OPTION);
+    assert_message_mentions(vbmc_opts_error(opts), "component_scales");
+    assert_int_equal(vbmc_opts_set(opts, "component_scales", "all"), VBMC_OK);
     assert_int_equal(vbmc_opts_set(opts, "search_acq_fcn", "pro,ivr,us"), VBMC_OK);
     assert_int_equal(vbmc_opts_get(opts, "search_acq_fcn", buf, sizeof buf), VBMC_OK);
     assert_string_equal(buf, "pro,ivr,us");

@@ -39,7 +39,8 @@ static Gp make_gp(const std::vector<double>& log_ells) {
     return gp;
 }
 
-static VariationalPosterior make_vp() {
+// A 3-component mixture; with component_scales each component gets its own stretch of lambda.
+static VariationalPosterior make_vp(bool component_scales = false) {
     VariationalPosterior vp;
     vp.dim = 2;
     vp.k = 3;
@@ -52,6 +53,10 @@ static VariationalPosterior make_vp() {
     vp.mu(2, 1) = -1.0;
     vp.sigma = {0.5, 0.7, 1.1};
     vp.lambda = {1.0, 0.8};
+    if (component_scales) {
+        vp = vp_with_component_scales(vp);
+        vp.lambda = {1.0, 0.8, 0.5, 1.4, 1.2, 0.6};
+    }
     return vp;
 }
 
@@ -70,9 +75,9 @@ static double quadrature_variance(const Gp& gp, const VariationalPosterior& vp) 
 
 // Var[E_q f] does not depend on the observed value, so the drop from adding x (with the
 // sample's noise sn^2) to a one-sample GP is exactly c(x)^2 / (V(x) + sn^2).
-static void test_reduction_is_the_variance_drop(void**) {
+static void check_reduction_is_the_variance_drop(bool component_scales) {
     const Gp gp = make_gp({std::log(0.9)});
-    const VariationalPosterior vp = make_vp();
+    const VariationalPosterior vp = make_vp(component_scales);
     const Matrix xs = test_points();
     AcqSettings s;
     s.kind = AcqKind::ivr;
@@ -87,6 +92,11 @@ static void test_reduction_is_the_variance_drop(void**) {
         assert_true(drop > 0.0);
         assert_close(std::exp(-acq[j]), drop, 1e-8 * before);
     }
+}
+
+static void test_reduction_is_the_variance_drop(void**) {
+    check_reduction_is_the_variance_drop(false);
+    check_reduction_is_the_variance_drop(true);
 }
 
 // With several samples the reduction is the mean of the samples' reductions.
@@ -109,9 +119,9 @@ static void test_reduction_averages_samples(void**) {
 }
 
 // zq(x) = E_{x'~q}[k(x', x)] against a midpoint rule on a fine grid.
-static void test_prior_covariance_is_the_kernel_mean(void**) {
+static void check_prior_covariance_is_the_kernel_mean(bool component_scales) {
     const Gp gp = make_gp({std::log(0.9)});
-    const VariationalPosterior vp = make_vp();
+    const VariationalPosterior vp = make_vp(component_scales);
     const VarianceReduction terms(gp, vp);
     const Matrix xs = test_points();
     std::vector<double> zq(xs.rows), expected(xs.rows, 0.0);
@@ -126,6 +136,11 @@ static void test_prior_covariance_is_the_kernel_mean(void**) {
                 expected[j] += q * gp_kernel(x, xs.row(j), gp.samples[0].theta.data(), 2) * h * h;
         }
     for (int j = 0; j < xs.rows; ++j) assert_close(zq[j], expected[j], 1e-6);
+}
+
+static void test_prior_covariance_is_the_kernel_mean(void**) {
+    check_prior_covariance_is_the_kernel_mean(false);
+    check_prior_covariance_is_the_kernel_mean(true);
 }
 
 // A training point gets (almost) no reduction; the regulariser then adds tol/V - 1.

@@ -10,7 +10,9 @@
 
 namespace libvbmc_test {
 
-inline libvbmc::VariationalPosterior random_vp(int dim, int k, libvbmc::Rng& rng, bool weights) {
+// A random mixture; with component_scales each component has its own diagonal scale lambda_k.
+inline libvbmc::VariationalPosterior random_vp(int dim, int k, libvbmc::Rng& rng, bool weights,
+                                               bool component_scales = false) {
     libvbmc::VariationalPosterior vp;
     vp.dim = dim;
     vp.k = k;
@@ -18,7 +20,8 @@ inline libvbmc::VariationalPosterior random_vp(int dim, int k, libvbmc::Rng& rng
     for (double& v : vp.mu.data) v = rng.normal();
     vp.sigma.resize(k);
     for (double& s : vp.sigma) s = 0.3 + 0.5 * rng.uniform();
-    vp.lambda.resize(dim);
+    vp.component_scales = component_scales;
+    vp.lambda.resize(static_cast<size_t>(component_scales ? k : 1) * dim);
     for (double& l : vp.lambda) l = 0.6 + 0.8 * rng.uniform();
     vp.w.resize(k);
     double total = 0.0;

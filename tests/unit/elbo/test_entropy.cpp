@@ -29,9 +29,9 @@ static void test_single_gaussian(void**) {
     assert_close(mc, exact, 4.0 * std::sqrt(4.0 / 2.0 / n));
 }
 
-static void test_mixture_mc_vs_bound(void**) {
+static void check_mixture_mc_vs_bound(bool component_scales) {
     Rng rng(22);
-    VariationalPosterior vp = random_vp(2, 3, rng, true);
+    VariationalPosterior vp = random_vp(2, 3, rng, true, component_scales);
     // Reference by brute-force Monte Carlo with vp_sample / vp_log_pdf.
     const int n = 200000;
     Matrix xs;
@@ -47,11 +47,16 @@ static void test_mixture_mc_vs_bound(void**) {
     assert_true(entropy_lb(vp, nullptr) <= mean + 4.0 * se);
 }
 
+static void test_mixture_mc_vs_bound(void**) {
+    check_mixture_mc_vs_bound(false);
+    check_mixture_mc_vs_bound(true);
+}
+
 // n draws per component: 30 fit one chunk of the vectorised loops; 601 (rounded up to 602)
 // span three, with antithetic partners in different chunks and a ragged last chunk.
-static void check_mc_gradient(bool weights, int n) {
+static void check_mc_gradient(bool weights, int n, bool component_scales = false) {
     Rng setup(weights ? 23 : 24);
-    VariationalPosterior vp = random_vp(3, 3, setup, weights);
+    VariationalPosterior vp = random_vp(3, 3, setup, weights, component_scales);
     const std::vector<double> theta = vp.get_theta();
     auto f = [&](const std::vector<double>& t) {
         VariationalPosterior v = vp;
@@ -74,10 +79,14 @@ static void test_mc_gradient_many_chunks(void**) {
     check_mc_gradient(false, 601);
     check_mc_gradient(true, 601);
 }
+static void test_mc_gradient_component_scales(void**) {
+    check_mc_gradient(false, 30, true);
+    check_mc_gradient(true, 601, true);
+}
 
-static void check_lb_gradient(int k, bool weights) {
+static void check_lb_gradient(int k, bool weights, bool component_scales = false) {
     Rng setup(25 + k);
-    VariationalPosterior vp = random_vp(3, k, setup, weights);
+    VariationalPosterior vp = random_vp(3, k, setup, weights, component_scales);
     const std::vector<double> theta = vp.get_theta();
     auto f = [&](const std::vector<double>& t) {
         VariationalPosterior v = vp;
@@ -95,6 +104,9 @@ static void test_lb_gradient(void**) {
     check_lb_gradient(1, true);
     check_lb_gradient(4, false);
     check_lb_gradient(4, true);
+    check_lb_gradient(1, true, true);
+    check_lb_gradient(4, false, true);
+    check_lb_gradient(4, true, true);
 }
 
 // The MC gradient is unbiased: its average over many independent draws matches the gradient of
@@ -156,6 +168,7 @@ int main(void) {
         cmocka_unit_test(test_mc_gradient_fixed_weights),
         cmocka_unit_test(test_mc_gradient_free_weights),
         cmocka_unit_test(test_mc_gradient_many_chunks),
+        cmocka_unit_test(test_mc_gradient_component_scales),
         cmocka_unit_test(test_lb_gradient),
         cmocka_unit_test(test_mc_gradient_unbiased_single),
     };

@@ -26,11 +26,11 @@ static double posterior_cov(const Gp& gp, const GpSample& s, const double* a, co
     return gp_kernel(a, b, s.theta.data(), dim) - dot;
 }
 
-static void test_value_and_variance_vs_monte_carlo(void**) {
+static void check_value_and_variance_vs_monte_carlo(bool component_scales) {
     Rng rng(11);
     const int dim = 2;
     Gp gp = random_gp(dim, 25, rng, {make_theta(dim, 0.9, 1.5, 0.05, 0.5, 0.1, 2.0)});
-    VariationalPosterior vp = random_vp(dim, 3, rng, true);
+    VariationalPosterior vp = random_vp(dim, 3, rng, true, component_scales);
     LogJointEstimate est;
     expected_log_joint(vp, gp, false, true, est);
 
@@ -65,6 +65,11 @@ static void test_value_and_variance_vs_monte_carlo(void**) {
     assert_true(est.variance > 0.0);
 }
 
+static void test_value_and_variance_vs_monte_carlo(void**) {
+    check_value_and_variance_vs_monte_carlo(false);
+    check_value_and_variance_vs_monte_carlo(true);
+}
+
 static void test_sample_averaging(void**) {
     Rng rng(12);
     const int dim = 3;
@@ -87,12 +92,12 @@ static void test_sample_averaging(void**) {
     for (size_t i = 0; i < both.grad.size(); ++i) assert_close(both.grad[i], 0.5 * (one.grad[i] + two.grad[i]), 1e-12);
 }
 
-static void check_gradient(bool weights) {
+static void check_gradient(bool weights, bool component_scales = false) {
     Rng rng(weights ? 13 : 14);
     const int dim = 3;
     Gp gp = random_gp(dim, 20, rng, {make_theta(dim, 0.9, 1.1, 0.1, 0.4, -0.1, 1.8),
                                      make_theta(dim, 1.2, 0.9, 0.05, 0.1, 0.1, 2.2)});
-    VariationalPosterior vp = random_vp(dim, 3, rng, weights);
+    VariationalPosterior vp = random_vp(dim, 3, rng, weights, component_scales);
     const std::vector<double> theta = vp.get_theta();
     LogJointEstimate est;
     expected_log_joint(vp, gp, true, false, est);
@@ -110,6 +115,10 @@ static void check_gradient(bool weights) {
 
 static void test_gradient_fixed_weights(void**) { check_gradient(false); }
 static void test_gradient_free_weights(void**) { check_gradient(true); }
+static void test_gradient_component_scales(void**) {
+    check_gradient(false, true);
+    check_gradient(true, true);
+}
 
 int main(void) {
     const struct CMUnitTest tests[] = {
@@ -117,6 +126,7 @@ int main(void) {
         cmocka_unit_test(test_sample_averaging),
         cmocka_unit_test(test_gradient_fixed_weights),
         cmocka_unit_test(test_gradient_free_weights),
+        cmocka_unit_test(test_gradient_component_scales),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

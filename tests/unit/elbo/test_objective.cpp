@@ -13,11 +13,11 @@
 using namespace libvbmc;
 using namespace libvbmc_test;
 
-static void check_objective_gradient(bool weights, int n_ent) {
+static void check_objective_gradient(bool weights, int n_ent, bool component_scales = false) {
     Rng setup(31);
     const int dim = 2;
     Gp gp = random_gp(dim, 15, setup, {make_theta(dim, 0.9, 1.1, 0.1, 0.4, -0.1, 1.8)});
-    VariationalPosterior vp = random_vp(dim, 3, setup, weights);
+    VariationalPosterior vp = random_vp(dim, 3, setup, weights, component_scales);
     if (weights) {
         vp.w = {0.7, 0.28, 0.02};  // one weight below the penalty threshold
     }
@@ -48,6 +48,8 @@ static void test_objective_gradient(void**) {
     check_objective_gradient(true, 0);
     check_objective_gradient(false, 20);
     check_objective_gradient(true, 20);
+    check_objective_gradient(false, 20, true);
+    check_objective_gradient(true, 0, true);
 }
 
 static double quadratic(const std::vector<double>& x, std::vector<double>& g) {
@@ -110,9 +112,9 @@ static void test_update_k(void**) {
     assert_int_equal(update_k(3, 100.0, true, 10, false, history, s), 3);
 }
 
-static void test_candidates(void**) {
+static void check_candidates(bool component_scales) {
     Rng rng(32);
-    VariationalPosterior vp = random_vp(2, 2, rng, true);
+    VariationalPosterior vp = random_vp(2, 2, rng, true, component_scales);
     Gp gp = random_gp(2, 20, rng, {make_theta(2, 0.9, 1.1, 0.1, 0.4, -0.1, 1.8)});
     Matrix x_hpd;
     std::vector<double> y_hpd;
@@ -125,6 +127,9 @@ static void test_candidates(void**) {
         for (const VariationalPosterior& c : cands) {
             assert_int_equal(c.k, 4);
             assert_int_equal(c.mu.rows, 4);
+            assert_true(c.component_scales == component_scales);
+            assert_int_equal(static_cast<int>(c.lambda.size()), component_scales ? 4 * 2 : 2);
+            for (double l : c.lambda) assert_true(l > 0.0 && std::isfinite(l));
             double total = 0.0;
             for (int j = 0; j < 4; ++j) {
                 assert_true(c.sigma[j] > 0.0 && std::isfinite(c.sigma[j]));
@@ -135,19 +140,30 @@ static void test_candidates(void**) {
         if (type == 1) {
             // First "previous" candidate keeps the old components verbatim.
             for (int j = 0; j < 2; ++j)
-                for (int d = 0; d < 2; ++d) assert_close(cands[0].mu(j, d), vp.mu(j, d), 0.0);
+                for (int d = 0; d < 2; ++d) {
+                    assert_close(cands[0].mu(j, d), vp.mu(j, d), 0.0);
+                    assert_close(cands[0].lambda_of(j, d), vp.lambda_of(j, d), 0.0);
+                }
         }
     }
+    VariationalPosterior scaled = vp;
+    vp_normalize_scales(scaled);
+    const double x[2] = {0.2, 0.4};
+    assert_close(vp_log_pdf(scaled, x), vp_log_pdf(vp, x), 1e-12);
+    for (int j = 0; j < scaled.lambda_rows(); ++j)
+        assert_close(scaled.lambda_of(j, 0) * scaled.lambda_of(j, 0) + scaled.lambda_of(j, 1) * scaled.lambda_of(j, 1), 2.0,
+                     1e-12);
+}
+
+static void test_candidates(void**) {
+    check_candidates(false);
+    check_candidates(true);
+    Rng rng(33);
     VariationalPosterior init = vp_initial(3, 2, std::vector<double>{0.5, -0.5, 1.0}.data(), rng);
     assert_int_equal(init.k, 2);
     assert_false(init.optimize_weights);
     assert_close(init.mu(1, 2), 1.0, 1e-5);
     assert_close(init.sigma[0], 1e-3, 0.0);
-    VariationalPosterior scaled = vp;
-    vp_normalize_scales(scaled);
-    const double x[2] = {0.2, 0.4};
-    assert_close(vp_log_pdf(scaled, x), vp_log_pdf(vp, x), 1e-12);
-    assert_close(scaled.lambda[0] * scaled.lambda[0] + scaled.lambda[1] * scaled.lambda[1], 2.0, 1e-12);
 }
 
 int main(void) {

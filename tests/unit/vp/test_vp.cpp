@@ -1,4 +1,5 @@
-// Variational posterior: packing, density, sampling moments, Gaussian KL, serialisation.
+// Variational posterior: packing, density, sampling moments, Gaussian KL, serialisation, component
+// edits; with a shared diagonal scale and with one per component.
 #include "vp/vp.hpp"
 
 #include <cmath>
@@ -8,7 +9,7 @@
 
 using namespace libvbmc;
 
-static VariationalPosterior make_vp(int dim, int k, Rng& rng) {
+static VariationalPosterior make_vp(int dim, int k, Rng& rng, bool component_scales = false) {
     VariationalPosterior vp;
     vp.dim = dim;
     vp.k = k;
@@ -16,7 +17,8 @@ static VariationalPosterior make_vp(int dim, int k, Rng& rng) {
     for (double& v : vp.mu.data) v = 2.0 * rng.normal();
     vp.sigma.resize(k);
     for (double& s : vp.sigma) s = 0.5 + rng.uniform();
-    vp.lambda.resize(dim);
+    vp.component_scales = component_scales;
+    vp.lambda.resize(static_cast<size_t>(vp.lambda_rows()) * dim);
     for (double& l : vp.lambda) l = 0.5 + rng.uniform();
     vp.w.resize(k);
     double total = 0.0;
@@ -26,9 +28,9 @@ static VariationalPosterior make_vp(int dim, int k, Rng& rng) {
     return vp;
 }
 
-static void test_theta_round_trip(void**) {
+static void check_theta_round_trip(bool component_scales) {
     Rng rng(3);
-    VariationalPosterior vp = make_vp(3, 4, rng);
+    VariationalPosterior vp = make_vp(3, 4, rng, component_scales);
     std::vector<double> theta = vp.get_theta();
     assert_int_equal(static_cast<int>(theta.size()), vp.theta_size());
     VariationalPosterior copy = vp;
@@ -38,25 +40,31 @@ static void test_theta_round_trip(void**) {
         assert_close(copy.sigma[j], vp.sigma[j], 1e-14);
         for (int d = 0; d < vp.dim; ++d) assert_close(copy.mu(j, d), vp.mu(j, d), 0.0);
     }
-    for (int d = 0; d < vp.dim; ++d) assert_close(copy.lambda[d], vp.lambda[d], 1e-14);
+    assert_int_equal(static_cast<int>(copy.lambda.size()), component_scales ? 4 * 3 : 3);
+    for (size_t i = 0; i < vp.lambda.size(); ++i) assert_close(copy.lambda[i], vp.lambda[i], 1e-14);
     // Shifting every eta by a constant leaves the weights unchanged (softmax).
     for (int j = 0; j < vp.k; ++j) theta[theta.size() - 1 - j] += 3.0;
     copy.set_theta(theta);
     for (int j = 0; j < vp.k; ++j) assert_close(copy.w[j], vp.w[j], 1e-14);
     VariationalPosterior fixed = vp;
     fixed.optimize_weights = false;
-    assert_int_equal(fixed.theta_size(), 3 * 4 + 4 + 3);
+    assert_int_equal(fixed.theta_size(), 3 * 4 + 4 + (component_scales ? 4 * 3 : 3));
 }
 
-static void test_log_pdf_direct(void**) {
+static void test_theta_round_trip(void**) {
+    check_theta_round_trip(false);
+    check_theta_round_trip(true);
+}
+
+static void check_log_pdf_direct(bool component_scales) {
     Rng rng(4);
-    VariationalPosterior vp = make_vp(2, 3, rng);
+    VariationalPosterior vp = make_vp(2, 3, rng, component_scales);
     const double x[2] = {0.3, -0.7};
     double density = 0.0;
     for (int j = 0; j < vp.k; ++j) {
         double comp = vp.w[j];
         for (int d = 0; d < 2; ++d) {
-            const double s = vp.sigma[j] * vp.lambda[d];
+            const double s = vp.sigma[j] * vp.lambda[static_cast<size_t>(component_scales ? j * 2 + d : d)];
             const double z = (x[d] - vp.mu(j, d)) / s;
             comp *= std::exp(-0.5 * z * z) / (std::sqrt(2 * M_PI) * s);
         }
@@ -65,9 +73,14 @@ static void test_log_pdf_direct(void**) {
     assert_close(vp_log_pdf(vp, x), std::log(density), 1e-12);
 }
 
-static void test_sample_moments(void**) {
+static void test_log_pdf_direct(void**) {
+    check_log_pdf_direct(false);
+    check_log_pdf_direct(true);
+}
+
+static void check_sample_moments(bool component_scales) {
     Rng rng(5);
-    VariationalPosterior vp = make_vp(3, 3, rng);
+    VariationalPosterior vp = make_vp(3, 3, rng, component_scales);
     std::vector<double> mean;
     Matrix cov;
     vp_moments(vp, mean, cov);
@@ -93,6 +106,11 @@ static void test_sample_moments(void**) {
             assert_close(c, cov(d, e), 8.0 * std::sqrt((cov(d, d) * cov(e, e) + cov(d, e) * cov(d, e)) / n));
         }
     }
+}
+
+static void test_sample_moments(void**) {
+    check_sample_moments(false);
+    check_sample_moments(true);
 }
 
 static void test_kl_gauss(void**) {
@@ -126,9 +144,9 @@ static void test_kl_gauss(void**) {
     assert_close(kl.second, kl_qp, 1e-12);
 }
 
-static void test_serial_round_trip(void**) {
+static void check_serial_round_trip(bool component_scales) {
     Rng rng(7);
-    VariationalPosterior vp = make_vp(4, 3, rng);
+    VariationalPosterior vp = make_vp(4, 3, rng, component_scales);
     Writer out;
     vp.write(out);
     Reader in(out.bytes().data(), out.bytes().size());
@@ -137,12 +155,18 @@ static void test_serial_round_trip(void**) {
     Writer again;
     back.write(again);
     assert_true(again.bytes() == out.bytes());
+    assert_true(back.component_scales == component_scales);
+}
+
+static void test_serial_round_trip(void**) {
+    check_serial_round_trip(false);
+    check_serial_round_trip(true);
 }
 
 // Splitting components keeps the density: same log pdf everywhere, weights sum to one.
-static void test_split_components_keeps_the_density(void**) {
+static void check_split_components_keeps_the_density(bool component_scales) {
     Rng rng(8);
-    const VariationalPosterior vp = make_vp(3, 3, rng);
+    const VariationalPosterior vp = make_vp(3, 3, rng, component_scales);
     const VariationalPosterior split = vp_split_components(vp, 8);
     assert_int_equal(split.k, 8);
     assert_int_equal(split.mu.rows, 8);
@@ -157,11 +181,57 @@ static void test_split_components_keeps_the_density(void**) {
     }
 }
 
+static void test_split_components_keeps_the_density(void**) {
+    check_split_components_keeps_the_density(false);
+    check_split_components_keeps_the_density(true);
+}
+
+// Giving each component its own copy of the shared scale keeps the density; the new scales are
+// free parameters (theta grows by (k - 1) dim).
+static void test_with_component_scales_keeps_the_density(void**) {
+    Rng rng(9);
+    const VariationalPosterior vp = make_vp(3, 4, rng);
+    const VariationalPosterior per = vp_with_component_scales(vp);
+    assert_true(per.component_scales);
+    assert_int_equal(per.theta_size(), vp.theta_size() + 3 * 3);
+    for (int i = 0; i < 50; ++i) {
+        double x[3];
+        for (double& v : x) v = 3.0 * rng.normal();
+        assert_close(vp_log_pdf(per, x), vp_log_pdf(vp, x), 1e-12);
+    }
+}
+
+// Removing a component: the density of the others, renormalised, with their own scales.
+static void check_without_component(bool component_scales) {
+    Rng rng(10);
+    const VariationalPosterior vp = make_vp(2, 3, rng, component_scales);
+    const VariationalPosterior rest = vp_without_component(vp, 1);
+    assert_int_equal(rest.k, 2);
+    const double x[2] = {0.4, -1.1};
+    double density = 0.0;
+    for (int j : {0, 2}) {
+        double comp = vp.w[j] / (1.0 - vp.w[1]);
+        for (int d = 0; d < 2; ++d) {
+            const double s = vp.sigma[j] * vp.lambda_of(j, d);
+            const double z = (x[d] - vp.mu(j, d)) / s;
+            comp *= std::exp(-0.5 * z * z) / (std::sqrt(2 * M_PI) * s);
+        }
+        density += comp;
+    }
+    assert_close(vp_log_pdf(rest, x), std::log(density), 1e-12);
+}
+
+static void test_without_component(void**) {
+    check_without_component(false);
+    check_without_component(true);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_theta_round_trip), cmocka_unit_test(test_log_pdf_direct),
         cmocka_unit_test(test_sample_moments),   cmocka_unit_test(test_kl_gauss),
         cmocka_unit_test(test_serial_round_trip), cmocka_unit_test(test_split_components_keeps_the_density),
+        cmocka_unit_test(test_with_component_scales_keeps_the_density), cmocka_unit_test(test_without_component),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -152,7 +152,7 @@ static void test_warped_vp_density_is_exact_for_isotropic_components(void**) {
     }
 }
 
-static void test_general_vp_keeps_means_and_marginal_variances(void**) {
+static void check_general_vp_keeps_means_and_marginal_variances(bool component_scales) {
     for (const auto& [from, to] : transform_pairs()) {
         Rng rng(6);
         VariationalPosterior vp;
@@ -161,6 +161,10 @@ static void test_general_vp_keeps_means_and_marginal_variances(void**) {
         vp.w = {0.5, 0.3, 0.2};
         vp.sigma = {0.3, 0.6, 1.1};
         vp.lambda = {0.4, 1.5, 0.9, 1.2};
+        if (component_scales) {
+            vp = vp_with_component_scales(vp);
+            for (double& l : vp.lambda) l *= 0.5 + rng.uniform();
+        }
         vp.mu = Matrix(vp.k, kDim);
         for (double& v : vp.mu.data) v = rng.normal();
         const VariationalPosterior warped = warp_vp(vp, from, to);
@@ -172,14 +176,19 @@ static void test_general_vp_keeps_means_and_marginal_variances(void**) {
                 // (A diag(sigma_k^2 lambda^2) A^T)_jj, the exact marginal variance of the mapped component.
                 double variance = 0.0;
                 for (int d = 0; d < kDim; ++d) {
-                    const double term = map.a(j, d) * vp.sigma[k] * vp.lambda[d];
+                    const double term = map.a(j, d) * vp.sigma[k] * vp.lambda_of(k, d);
                     variance += term * term;
                 }
-                const double warped_sd = warped.sigma[k] * warped.lambda[j];
+                const double warped_sd = warped.sigma[k] * warped.lambda_of(k, j);
                 assert_close(warped_sd * warped_sd, variance, 1e-12 * variance);
             }
         }
     }
+}
+
+static void test_general_vp_keeps_means_and_marginal_variances(void**) {
+    check_general_vp_keeps_means_and_marginal_variances(false);
+    check_general_vp_keeps_means_and_marginal_variances(true);
 }
 
 static void test_gp_predictions_match_at_mapped_points(void**) {
