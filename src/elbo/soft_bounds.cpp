@@ -25,6 +25,8 @@ VpSoftBounds vp_soft_bounds(const GpData& data, int k, const VpOptimSettings& s)
         const double range = b.mu_ub[d] > b.mu_lb[d] ? b.mu_ub[d] - b.mu_lb[d] : 1.0;
         b.ln_scale_ub[d] = std::log(range);
         b.ln_scale_lb[d] = std::log(range) + std::log(s.tol_length);
+        if (!s.ln_scale_cap.empty())
+            b.ln_scale_ub[d] = std::max(std::min(b.ln_scale_ub[d], s.ln_scale_cap[d]), b.ln_scale_lb[d] + 1.0);
     }
     b.eta_lb = s.tol_weight > 0.0 ? std::log(0.5 * s.tol_weight) : -INFINITY;
     b.eta_ub = 0.0;

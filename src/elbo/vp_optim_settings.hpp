@@ -3,6 +3,7 @@
 // summary of an ELBO evaluation.
 #pragma once
 #include <cmath>
+#include <vector>
 
 namespace libvbmc {
 
@@ -51,8 +52,14 @@ struct VpOptimSettings {
     int tol_stable_count = 60;
     int fun_evals_per_iter = 5;
     int min_final_components = 50;
-    // The final boost gives each component its own diagonal scale (option component_scales).
+    // The final boost gives each component its own diagonal scale (option component_scales), each
+    // no wider in any coordinate than boost_max_widening times the widest component before it; a
+    // fit whose ELBO SD exceeds boost_max_sd_growth times the unboosted one is not used.
     bool boost_component_scales = true;
+    double boost_max_widening = 2.0;
+    double boost_max_sd_growth = 2.0;
+    // Per coordinate, an upper limit on the soft upper bound of log(sigma_k lambda_kd) (empty: none).
+    std::vector<double> ln_scale_cap;
     // Run state, set by the caller each iteration:
     bool warmup = true;                  // weights fixed and equal during warm-up
     bool entropy_switch = false;         // true: deterministic entropy during optimisation

@@ -155,6 +155,21 @@ static void check_candidates(bool component_scales) {
                      1e-12);
 }
 
+// The boost's cap lowers the upper soft bound of log(sigma_k lambda_kd), never below lb + 1.
+static void test_scale_cap(void**) {
+    Rng rng(34);
+    Gp gp = random_gp(2, 20, rng, {make_theta(2, 0.9, 1.1, 0.1, 0.4, -0.1, 1.8)});
+    VpOptimSettings s = vp_optim_defaults(2);
+    const VpSoftBounds plain = vp_soft_bounds(gp.data, 3, s);
+    s.ln_scale_cap = {plain.ln_scale_ub[0] - 2.0, plain.ln_scale_ub[1] + 2.0};
+    const VpSoftBounds capped = vp_soft_bounds(gp.data, 3, s);
+    assert_close(capped.ln_scale_ub[0], plain.ln_scale_ub[0] - 2.0, 1e-12);
+    assert_close(capped.ln_scale_ub[1], plain.ln_scale_ub[1], 1e-12);
+    s.ln_scale_cap = {-1e3, -1e3};
+    const VpSoftBounds floor = vp_soft_bounds(gp.data, 3, s);
+    for (int d = 0; d < 2; ++d) assert_close(floor.ln_scale_ub[d], floor.ln_scale_lb[d] + 1.0, 1e-12);
+}
+
 static void test_candidates(void**) {
     check_candidates(false);
     check_candidates(true);
@@ -170,7 +185,7 @@ int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_objective_gradient), cmocka_unit_test(test_adam_quadratic),
         cmocka_unit_test(test_bfgs_quadratic),     cmocka_unit_test(test_update_k),
-        cmocka_unit_test(test_candidates),
+        cmocka_unit_test(test_candidates),        cmocka_unit_test(test_scale_cap),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

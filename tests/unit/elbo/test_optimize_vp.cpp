@@ -278,10 +278,27 @@ static void test_boost_component_scales_fit_differently_stretched_lumps(void**) 
     assert_close(per_component_elbo.elbo, 0.0, 0.03);
     // Each component took its lump's shape: SD ratio x / y of 2 at -2.5 and 1/2 at +2.5 (within 25%;
     // a shared scale gives both the same ratio).
+    double widest_start = 0.0;
+    for (int k = 0; k < 2; ++k)
+        for (int d = 0; d < 2; ++d) widest_start = std::max(widest_start, start.sigma[k] * start.lambda_of(k, d));
     for (int k = 0; k < 2; ++k) {
         const double ratio = per_component.lambda_of(k, 0) / per_component.lambda_of(k, 1);
         assert_close(std::log(ratio), std::log(per_component.mu(k, 0) < 0.0 ? 2.0 : 0.5), std::log(1.25));
+        for (int d = 0; d < 2; ++d)
+            assert_true(per_component.sigma[k] * per_component.lambda_of(k, d) < s.boost_max_widening * widest_start);
     }
+
+    // A component-scale fit whose ELBO SD grew too much is replaced by the shared-scale boost; when
+    // the posterior already has component scales, the unboosted posterior is kept.
+    s.boost_max_sd_growth = 0.0;
+    VariationalPosterior fallback = start;
+    const ElboEstimate fallback_elbo = vp_final_boost(fallback, gp, s, rng);
+    assert_false(fallback.component_scales);
+    assert_close(fallback_elbo.elbo, shared_elbo.elbo, 0.01);
+    VariationalPosterior already = vp_with_component_scales(start);
+    s.min_final_components = 4;
+    vp_final_boost(already, gp, s, rng);
+    assert_int_equal(already.k, 2);
 }
 
 int main(void) {
