@@ -56,20 +56,24 @@ static void test_theta_round_trip(void**) {
     check_theta_round_trip(true);
 }
 
+// Weighted density of component j at x (2-D), written out from the definition: w_j times the
+// product over coordinates of a normal density with SD sigma_j lambda_jd, lambda indexed by hand.
+static double component_density(const VariationalPosterior& vp, int j, const double* x) {
+    double density = vp.w[j];
+    for (int d = 0; d < 2; ++d) {
+        const double s = vp.sigma[j] * vp.lambda[static_cast<size_t>(vp.component_scales ? j * 2 + d : d)];
+        const double z = (x[d] - vp.mu(j, d)) / s;
+        density *= std::exp(-0.5 * z * z) / (std::sqrt(2 * M_PI) * s);
+    }
+    return density;
+}
+
 static void check_log_pdf_direct(bool component_scales) {
     Rng rng(4);
     VariationalPosterior vp = make_vp(2, 3, rng, component_scales);
     const double x[2] = {0.3, -0.7};
     double density = 0.0;
-    for (int j = 0; j < vp.k; ++j) {
-        double comp = vp.w[j];
-        for (int d = 0; d < 2; ++d) {
-            const double s = vp.sigma[j] * vp.lambda[static_cast<size_t>(component_scales ? j * 2 + d : d)];
-            const double z = (x[d] - vp.mu(j, d)) / s;
-            comp *= std::exp(-0.5 * z * z) / (std::sqrt(2 * M_PI) * s);
-        }
-        density += comp;
-    }
+    for (int j = 0; j < vp.k; ++j) density += component_density(vp, j, x);
     assert_close(vp_log_pdf(vp, x), std::log(density), 1e-12);
 }
 
@@ -208,16 +212,7 @@ static void check_without_component(bool component_scales) {
     const VariationalPosterior rest = vp_without_component(vp, 1);
     assert_int_equal(rest.k, 2);
     const double x[2] = {0.4, -1.1};
-    double density = 0.0;
-    for (int j : {0, 2}) {
-        double comp = vp.w[j] / (1.0 - vp.w[1]);
-        for (int d = 0; d < 2; ++d) {
-            const double s = vp.sigma[j] * vp.lambda_of(j, d);
-            const double z = (x[d] - vp.mu(j, d)) / s;
-            comp *= std::exp(-0.5 * z * z) / (std::sqrt(2 * M_PI) * s);
-        }
-        density += comp;
-    }
+    const double density = (component_density(vp, 0, x) + component_density(vp, 2, x)) / (1.0 - vp.w[1]);
     assert_close(vp_log_pdf(rest, x), std::log(density), 1e-12);
 }
 
