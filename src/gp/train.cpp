@@ -166,6 +166,18 @@ int gp_train_sample_count(const GpTrainSettings& s, int n_points, int dim) {
     return static_cast<int>(std::nearbyint(count));
 }
 
+int gp_train_design_size(const GpTrainSettings& s, int n_points, int dim) {
+    const double n_eff = resolved(s.n_eff, n_points);
+    const double fun_eval_start = resolved(s.fun_eval_start, std::max(dim, 10));
+    const double max_fun_evals = resolved(s.max_fun_evals, 50.0 * (2 + dim));
+    // Cubic from gp_train_n_init (at fun_eval_start) to gp_train_n_init_final, in the budget
+    // fraction xr clamped to [0, 1] (a budget no larger than fun_eval_start counts as spent).
+    const double ca = -(s.gp_train_n_init - s.gp_train_n_init_final);
+    const double budget_span = std::min(max_fun_evals, 1e3) - fun_eval_start;
+    const double xr = budget_span > 0.0 ? std::clamp((n_eff - fun_eval_start) / budget_span, 0.0, 1.0) : 1.0;
+    return std::max(static_cast<int>(std::nearbyint(ca * xr * xr * xr - 3.0 * ca * xr * xr + 3.0 * ca * xr + s.gp_train_n_init)), 9);
+}
+
 void GpTrainMemory::set_last_skl(double skl) {
     if (!records.empty()) records.back().skl = skl;
 }
@@ -217,13 +229,7 @@ Gp gp_train(const GpData& data, const GpTrainSettings& settings, GpTrainMemory& 
         for (size_t a = 0; a < ucount; ++a)
             widths[a] = std::max(std::sqrt(std::max(hyp_cov(static_cast<int>(a), static_cast<int>(a)), 0.0)), 1e-3) * width_mult;
     }
-    const double n_eff = resolved(settings.n_eff, n);
-    const double fun_eval_start = resolved(settings.fun_eval_start, std::max(dim, 10));
-    const double max_fun_evals = resolved(settings.max_fun_evals, 50.0 * (2 + dim));
-    // Design size: cubic from gp_train_n_init (at fun_eval_start) to gp_train_n_init_final.
-    const double ca = -(settings.gp_train_n_init - settings.gp_train_n_init_final);
-    const double xr = (n_eff - fun_eval_start) / (std::min(max_fun_evals, 1e3) - fun_eval_start);
-    const int design_size = std::max(static_cast<int>(std::nearbyint(ca * xr * xr * xr - 3.0 * ca * xr * xr + 3.0 * ca * xr + settings.gp_train_n_init)), 9);
+    const int design_size = gp_train_design_size(settings, n, dim);
     int burn, init_n, opts_n;
     if (settings.recompute_var_post) {
         burn = thin * n_samples;

@@ -74,6 +74,11 @@ struct GpTrainMemory {
 // Number of hyperparameter samples for n training points (0 = MAP), PyVBMC _gp_hyp.
 int gp_train_sample_count(const GpTrainSettings& settings, int n_points, int dim);
 
+// Number of random hyperparameter starts of a fresh design (PyVBMC _get_gp_training_options):
+// gp_train_n_init at fun_eval_start, falling along a cubic to gp_train_n_init_final once the
+// budget (at most 1000) is spent; never below 9.
+int gp_train_design_size(const GpTrainSettings& settings, int n_points, int dim);
+
 // Train the surrogate on `data` (transformed space) and update `memory`. Deterministic given
 // the Rng. Throws Error(numeric) if no hyperparameter vector gives a finite log posterior.
 Gp gp_train(const GpData& data, const GpTrainSettings& settings, GpTrainMemory& memory, Rng& rng);

@@ -76,7 +76,7 @@ std::vector<uint8_t> read_container(const std::string& path, FileKind kind) {
                                       "; this library reads version " + std::to_string(kFileFormatVersion));
     const std::string writer_version = in.text();
     const uint64_t length = in.u64();
-    if (length + 4 != in.remaining())
+    if (in.remaining() < 4 || length != in.remaining() - 4)
         throw_error(Code::format, "\"" + path + "\" is truncated or has trailing bytes (payload length " +
                                       std::to_string(length) + ", " + std::to_string(in.remaining()) + " bytes left)");
     const uint8_t* payload = bytes.data() + (bytes.size() - in.remaining());

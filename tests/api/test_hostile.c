@@ -271,6 +271,14 @@ static void test_checkpoint_files(void **state) {
         if (i >= version_start && i < version_end) assert_true(status == VBMC_OK || status == VBMC_E_FORMAT);
         else assert_int_equal(status, VBMC_E_FORMAT);
     }
+    /* A payload length that wraps around 2^64 onto a 3-byte tail. */
+    const size_t length_at = payload_offset(good) - 8;
+    memcpy(bad, good, length_at);
+    memset(bad + length_at, 0xFF, 8);
+    memset(bad + length_at + 8, 1, 3);
+    write_all(path, bad, length_at + 11);
+    assert_int_equal(load_status(path), VBMC_E_FORMAT);
+    assert_message_mentions(vbmc_last_error(NULL), "truncated");
     /* A future format version. */
     memcpy(bad, good, size);
     bad[8] = (unsigned char)(good[8] + 1);

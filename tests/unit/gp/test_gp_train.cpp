@@ -141,11 +141,31 @@ static void test_memory_forgets_negligible_records(void**) {
     assert_int_equal(memory.records.size(), 7 - 3);
 }
 
+// The design of random starts shrinks from gp_train_n_init to gp_train_n_init_final along
+// 1 - (1 - xr)^3 of the spent budget, and stays finite when the budget leaves no room for it.
+static void test_design_size_follows_the_budget(void**) {
+    GpTrainSettings s = base_settings();
+    s.fun_eval_start = 10.0;
+    s.max_fun_evals = 110.0;
+    assert_int_equal(gp_train_design_size(s, 10, 2), 1024);
+    assert_int_equal(gp_train_design_size(s, 60, 2), static_cast<int>(std::nearbyint(1024.0 - 960.0 * 0.875)));
+    assert_int_equal(gp_train_design_size(s, 110, 2), 64);
+    assert_int_equal(gp_train_design_size(s, 500, 2), 64);
+    assert_int_equal(gp_train_design_size(s, 5, 2), 1024);
+    s.max_fun_evals = 10.0;
+    assert_int_equal(gp_train_design_size(s, 10, 2), 64);
+    s.max_fun_evals = 6.0;
+    assert_int_equal(gp_train_design_size(s, 8, 2), 64);
+    s.gp_train_n_init_final = 2;
+    assert_int_equal(gp_train_design_size(s, 8, 2), 9);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_map_recovers_quadratic),
         cmocka_unit_test(test_sampling_reproducible_and_memory_round_trip),
         cmocka_unit_test(test_noise_hpd),
+        cmocka_unit_test(test_design_size_follows_the_budget),
         cmocka_unit_test(test_memory_forgets_negligible_records),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
