@@ -166,11 +166,13 @@ void Run::end_iteration() {
     // After a rotoscaling the solution must settle for a third of the window before stopping.
     const bool settled = iteration_ - last_successful_warping_ >= stable_window(settings_) / 3.0;
     if (now.stable) actions.push_back("stable");
-    if (now.stable && settled) {
+    // min_fun_evals and min_iter delay only this stop: the budget and max_iter are hard limits
+    // (no point beyond max_fun_evals is ever asked, so a run held open there could not go on).
+    const bool too_early = evals_.size() < settings_.min_fun_evals || iteration_ < settings_.min_iter;
+    if (now.stable && settled && !too_early) {
         finish_now = true;
         termination_message_ = "the variational solution was stable for tol_stable_count evaluations";
     }
-    if (evals_.size() < settings_.min_fun_evals || iteration_ < settings_.min_iter) finish_now = false;
 
     // End of warm-up (paper 3.5).
     if (warmup_ && iteration_ > 0 &&

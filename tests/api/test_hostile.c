@@ -65,6 +65,23 @@ static void test_create_hostile_bounds(void **state) {
     assert_int_equal(vbmc_opts_set_int(opts, "fun_eval_start", 8), VBMC_OK);
     assert_int_equal(vbmc_create(&run, 2, NULL, NULL, NULL, plb2, pub2, opts), VBMC_E_OPTION);
     assert_message_mentions(vbmc_last_error(NULL), "fun_eval_start = 8");
+    /* A budget that the initial design uses up: one iteration on those points, then done. */
+    assert_int_equal(vbmc_opts_set_int(opts, "fun_eval_start", 5), VBMC_OK);
+    assert_int_equal(vbmc_opts_set(opts, "display", "off"), VBMC_OK);
+    assert_int_equal(vbmc_create(&run, 2, NULL, NULL, NULL, plb2, pub2, opts), VBMC_OK);
+    double x[2], evaluations = 0, elbo = NAN, elbo_sd = NAN;
+    vbmc_status status;
+    while ((status = vbmc_ask(run, x)) == VBMC_OK) assert_int_equal(vbmc_tell(run, x, target(x), 0.0), VBMC_OK);
+    if (status != VBMC_DONE) print_error("%s\n", vbmc_last_error(run));
+    assert_int_equal(status, VBMC_DONE);
+    assert_int_equal(vbmc_stat(run, "func_count", &evaluations), VBMC_OK);
+    assert_true(evaluations == 5);
+    vbmc_post *post = NULL;
+    assert_int_equal(vbmc_posterior(run, &post), VBMC_OK);
+    assert_int_equal(vbmc_post_elbo(post, &elbo, &elbo_sd), VBMC_OK);
+    assert_true(isfinite(elbo) && isfinite(elbo_sd));
+    vbmc_post_destroy(post);
+    vbmc_destroy(run);
     vbmc_opts_destroy(opts);
 }
 

@@ -2,7 +2,8 @@
 // read as a stream of operation codes and operands; a run in dimension 1..3 with a small budget
 // and cheap search settings is driven through ask / tell (finite, NaN, +-Inf, noisy values) /
 // tell of foreign points / tell_extra / abandon / pending_point / stat / posterior / save+load.
-// Every call must return a status; the handle must stay usable.
+// Every call must return a status; the handle must stay usable; a run with nothing pending
+// must have a point to ask or be finished.
 #include <unistd.h>
 
 #include <cmath>
@@ -51,6 +52,15 @@ void check(bool ok) {
 
 bool is_status(vbmc_status s) { return s >= VBMC_E_INTERNAL && s <= VBMC_DONE && s != VBMC_E_INTERNAL; }
 
+// Ask, checking liveness: with nothing pending the run has a point to give or has finished.
+vbmc_status ask_live(vbmc* run, double* x) {
+    double pending = 0;
+    check(vbmc_stat(run, "pending", &pending) == VBMC_OK);
+    const vbmc_status s = vbmc_ask(run, x);
+    if (pending == 0) check(s != VBMC_E_STATE);
+    return s;
+}
+
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
@@ -93,11 +103,11 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
             case 0:
             case 1:
             case 2: {  // ask and tell the answer, the usual loop
-                s = vbmc_ask(run, x.data());
+                s = ask_live(run, x.data());
                 if (s == VBMC_OK) s = vbmc_tell(run, x.data(), -0.5 * x[0] * x[0] + in.value() * 1e-3, 0.0);
                 break;
             }
-            case 3: s = vbmc_ask(run, x.data()); break;
+            case 3: s = ask_live(run, x.data()); break;
             case 4: {  // tell a pending point (or the last asked one) with a hostile value / SD
                 double pending = 0;
                 vbmc_stat(run, "pending", &pending);
