@@ -159,14 +159,17 @@ VBMC_API vbmc_status vbmc_ask(vbmc *run, double *x);
  * vbmc_ask returned. log_joint_sd: 0 for an exact target, > 0 the noise SD of a noisy estimate.
  * A non-finite log_joint records a failed evaluation: counted against the budget and kept in the
  * history, never given to the surrogate. The tell that completes an iteration's batch also runs
- * the iteration (surrogate training, variational optimisation), so it takes longer.
+ * the iteration (surrogate training, variational optimisation), so it takes longer. With
+ * max_pending > 1 the run may finish while points are pending: their values are still accepted
+ * and kept in the history (func_count, checkpoints) but no longer change the final posterior.
  * Errors: VBMC_E_ARG (NULL, NaN in x, negative or non-finite SD), VBMC_E_STATE (x is not
- * pending, the run has finished); after these nothing was recorded. VBMC_E_IO: the value was
+ * pending); after these nothing was recorded. VBMC_E_IO: the value was
  * recorded but the automatic checkpoint (option checkpoint_file) could not be written. */
 VBMC_API vbmc_status vbmc_tell(vbmc *run, const double *x, double log_joint, double log_joint_sd);
 
 /* Add an evaluation the run did not ask for (earlier work, a point of interest) to the training
- * set. Same arguments and errors as vbmc_tell; x must lie strictly inside the hard bounds. */
+ * set. Same arguments and errors as vbmc_tell; x must lie strictly inside the hard bounds.
+ * VBMC_E_STATE once the run has finished. */
 VBMC_API vbmc_status vbmc_tell_extra(vbmc *run, const double *x, double log_joint,
                                      double log_joint_sd);
 

@@ -121,7 +121,7 @@ void Run::record_evaluation(const double* x, double log_joint, double log_joint_
     if (log_joint_sd > 0.0) has_noisy_values_ = true;
     const double below_best = e.failed ? NAN : evals_.max_training_value() - e.log_joint_z();
     expand_search_bounds(e.z.data(), below_best, settings_.warmup_keep_threshold, lb_z_, ub_z_, lb_search_, ub_search_);
-    if (!e.failed && !in_initial_design_) gp_add_point(search_gp_, e.z.data(), e.log_joint_z(), log_joint_sd * log_joint_sd);
+    if (!e.failed && !in_initial_design_ && !finished_) gp_add_point(search_gp_, e.z.data(), e.log_joint_z(), log_joint_sd * log_joint_sd);
     evals_.add(std::move(e));
 }
 
@@ -137,9 +137,11 @@ void Run::tell(const double* x, double log_joint, double log_joint_sd) {
     if (index < 0)
         throw_error(Code::state, "x is not a pending point (it was never asked, was already told, or differs "
                                  "bitwise from the asked point)");
-    if (finished_) throw_error(Code::state, "the run has finished");
     record_evaluation(x, log_joint, log_joint_sd, false);
     pending_.erase(pending_.begin() + index);
+    // A point still pending when the run finished: its value is kept in the history, the final
+    // posterior stays as it is.
+    if (finished_) return;
     ++batch_told_;
     after_tell();
 }

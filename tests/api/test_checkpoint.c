@@ -194,6 +194,53 @@ static void test_reload_with_component_scales_throughout(void **state) {
     assert_same_trace(&trace_a, &trace_b);
 }
 
+/* Points still pending when the run stops as stable: their values are accepted after the stop,
+ * kept in the history and in checkpoints, and the final posterior does not change. */
+static void test_values_told_after_the_stop_are_kept(void **state) {
+    (void)state;
+    const char *path = unique("test_checkpoint_late.ckpt");
+    vbmc_opts *opts = NULL;
+    vbmc *run = NULL;
+    assert_int_equal(vbmc_opts_create(&opts), VBMC_OK);
+    assert_int_equal(vbmc_opts_set(opts, "display", "off"), VBMC_OK);
+    assert_int_equal(vbmc_opts_set_int(opts, "max_pending", 3), VBMC_OK);
+    assert_int_equal(vbmc_create(&run, DIM, NULL, NULL, NULL, plb, pub, opts), VBMC_OK);
+    vbmc_opts_destroy(opts);
+    double pending[3][DIM];
+    int n_pending = 0;
+    for (;;) { /* three points always out, the oldest told first */
+        vbmc_status status = VBMC_OK;
+        while (n_pending < 3 && (status = vbmc_ask(run, pending[n_pending])) == VBMC_OK) ++n_pending;
+        if (status == VBMC_DONE) break;
+        assert_true(n_pending > 0);
+        assert_int_equal(vbmc_tell(run, pending[0], log_joint(pending[0]), 0.0), VBMC_OK);
+        memmove(pending[0], pending[1], sizeof pending[0] * (size_t)(n_pending - 1));
+        --n_pending;
+    }
+    assert_true(stat_of(run, "converged") == 1.0);
+    assert_int_equal(n_pending, 2);
+    assert_true(stat_of(run, "pending") == 2.0);
+    trace before, after;
+    memset(&before, 0, sizeof before);
+    memset(&after, 0, sizeof after);
+    finish_trace(run, &before);
+    const double told = stat_of(run, "func_count");
+    assert_int_equal(vbmc_tell(run, pending[0], log_joint(pending[0]), 0.0), VBMC_OK);
+    assert_true(stat_of(run, "func_count") == told + 1);
+    assert_true(stat_of(run, "pending") == 1.0);
+    run = reload(run, path);
+    assert_true(stat_of(run, "func_count") == told + 1);
+    assert_int_equal(vbmc_tell(run, pending[0], log_joint(pending[0]), 0.0), VBMC_E_STATE);
+    assert_int_equal(vbmc_abandon(run, pending[1]), VBMC_OK);
+    assert_true(stat_of(run, "pending") == 0.0);
+    double x[DIM];
+    assert_int_equal(vbmc_ask(run, x), VBMC_DONE);
+    finish_trace(run, &after);
+    assert_same_trace(&before, &after);
+    vbmc_destroy(run);
+    remove(path);
+}
+
 /* ---- Kill and resume ------------------------------------------------------------------------ */
 
 static const char *kill_ckpt;
@@ -326,6 +373,7 @@ int main(void) {
         cmocka_unit_test(test_reload_at_every_iteration),
         cmocka_unit_test(test_reload_at_every_call_with_pending_points),
         cmocka_unit_test(test_reload_with_component_scales_throughout),
+        cmocka_unit_test(test_values_told_after_the_stop_are_kept),
         cmocka_unit_test(test_kill_and_resume),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
