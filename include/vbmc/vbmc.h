@@ -152,18 +152,23 @@ VBMC_API int vbmc_dim(const vbmc *run);
 /* Ask for the next point to evaluate: fills x[dim] (original space) and returns VBMC_OK, or
  * returns VBMC_DONE when the run has finished. Up to option max_pending asks (default 1) may be
  * outstanding; results may be told in any order. Errors: VBMC_E_ARG (NULL), VBMC_E_STATE (the
- * pending limit is reached), VBMC_E_NUMERIC. */
+ * pending limit is reached), VBMC_E_NUMERIC (the iteration the told values called for, or the
+ * search for the next point, failed; the message says why; the run is left as it was before, the
+ * told values kept, and the next ask tries again). */
 VBMC_API vbmc_status vbmc_ask(vbmc *run, double *x);
 
 /* Tell the log joint (log likelihood + log prior) at a pending point x[dim], bitwise the x that
  * vbmc_ask returned. log_joint_sd: 0 for an exact target, > 0 the noise SD of a noisy estimate.
  * A non-finite log_joint records a failed evaluation: counted against the budget and kept in the
- * history, never given to the surrogate. The tell that completes an iteration's batch also runs
- * the iteration (surrogate training, variational optimisation), so it takes longer. With
- * max_pending > 1 the run may finish while points are pending: their values are still accepted
- * and kept in the history (func_count, checkpoints) but no longer change the final posterior.
- * Errors: VBMC_E_ARG (NULL, NaN in x, negative or non-finite SD), VBMC_E_STATE (x is not
- * pending); after these nothing was recorded. VBMC_E_IO: the value was
+ * history, never given to the surrogate. A value more than 1e6 below the best told so far (a
+ * penalty such as -1e300) reaches the surrogate as best - 1e6. The tell that completes an
+ * iteration's batch also runs the iteration (surrogate training, variational optimisation), so
+ * it takes longer; if that iteration fails, the value is still recorded, a warning is logged and
+ * the next vbmc_ask retries it. With max_pending > 1 the run may finish while points are
+ * pending: their values are still accepted and kept in the history (func_count, checkpoints) but
+ * no longer change the final posterior.
+ * Errors: VBMC_E_ARG (NULL, NaN in x, SD negative, non-finite or above 1e150, log_joint above 1e150),
+ * VBMC_E_STATE (x is not pending); after these nothing was recorded. VBMC_E_IO: the value was
  * recorded but the automatic checkpoint (option checkpoint_file) could not be written. */
 VBMC_API vbmc_status vbmc_tell(vbmc *run, const double *x, double log_joint, double log_joint_sd);
 

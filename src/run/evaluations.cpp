@@ -1,5 +1,6 @@
 #include "run/evaluations.hpp"
 
+#include <algorithm>
 #include <cmath>
 
 #include "util/error.hpp"
@@ -47,6 +48,13 @@ std::vector<int> EvaluationLog::training_index() const {
     return index;
 }
 
+namespace {
+void floor_far_values(GpData& data) {
+    const double best = data.y.empty() ? -INFINITY : *std::max_element(data.y.begin(), data.y.end());
+    for (double& y : data.y) y = surrogate_value(y, best);
+}
+}  // namespace
+
 GpData EvaluationLog::training_data(const std::vector<int>& index, int dim) const {
     GpData data;
     data.x = Matrix(0, dim);
@@ -56,6 +64,7 @@ GpData EvaluationLog::training_data(const std::vector<int>& index, int dim) cons
         data.y.push_back(e.log_joint_z());
         data.s2.push_back(e.log_joint_sd * e.log_joint_sd);
     }
+    floor_far_values(data);
     return data;
 }
 
@@ -71,6 +80,7 @@ GpData EvaluationLog::training_data(const std::vector<int>& index, const Paramet
         data.y.push_back(e.log_joint + transform.log_abs_det_jacobian(z.data()));
         data.s2.push_back(e.log_joint_sd * e.log_joint_sd);
     }
+    floor_far_values(data);
     return data;
 }
 

@@ -2,6 +2,7 @@
 // Failed evaluations (non-finite values) stay in the record but never reach the surrogate;
 // points trimmed at the end of warm-up stay in the record with in_training = false.
 #pragma once
+#include <algorithm>
 #include <vector>
 
 #include "gp/gp.hpp"
@@ -9,6 +10,16 @@
 #include "transforms/parameter_transform.hpp"
 
 namespace libvbmc {
+
+// Told values further than this below the best reach the surrogate as best - kSurrogateFloorGap.
+// The density there is zero in double precision either way, and spreads like that of -1e300 (a
+// common penalty value) overflow the surrogate's empirical priors.
+constexpr double kSurrogateFloorGap = 1e6;
+// Largest log joint and noise SD a tell accepts.
+constexpr double kMaxTold = 1e150;
+inline double surrogate_value(double log_joint_z, double best) {
+    return std::max(log_joint_z, best - kSurrogateFloorGap);
+}
 
 struct Evaluation {
     std::vector<double> x;  // original space, bitwise as told
@@ -36,7 +47,8 @@ public:
     int failed_count() const;
     // Indices of the evaluations that form the surrogate's training set.
     std::vector<int> training_index() const;
-    // Training data of those evaluations (transformed space; s2 = SD^2).
+    // Training data of those evaluations (transformed space; s2 = SD^2; values floored by
+    // surrogate_value at the best among them).
     GpData training_data(const std::vector<int>& index, int dim) const;
     // The same points mapped by another transform (for surrogates of earlier iterations).
     GpData training_data(const std::vector<int>& index, const ParameterTransform& transform) const;

@@ -84,6 +84,7 @@ void Run::validate_point(const double* x, const char* what) const {
 }
 
 bool Run::ask(double* x) {
+    if (batch_complete()) close_batch();
     if (finished_) return false;
     if (static_cast<int>(pending_.size()) >= settings_.max_pending)
         throw_error(Code::state, std::to_string(pending_.size()) + " points are pending, the limit max_pending = " +
@@ -121,18 +122,24 @@ void Run::record_evaluation(const double* x, double log_joint, double log_joint_
     if (log_joint_sd > 0.0) has_noisy_values_ = true;
     const double below_best = e.failed ? NAN : evals_.max_training_value() - e.log_joint_z();
     expand_search_bounds(e.z.data(), below_best, settings_.warmup_keep_threshold, lb_z_, ub_z_, lb_search_, ub_search_);
-    if (!e.failed && !in_initial_design_ && !finished_) gp_add_point(search_gp_, e.z.data(), e.log_joint_z(), log_joint_sd * log_joint_sd);
+    if (!e.failed && !in_initial_design_ && !finished_)
+        gp_add_point(search_gp_, e.z.data(), surrogate_value(e.log_joint_z(), evals_.max_training_value()),
+                     log_joint_sd * log_joint_sd);
     evals_.add(std::move(e));
 }
 
-static void check_sd(double log_joint_sd) {
-    if (!std::isfinite(log_joint_sd) || log_joint_sd < 0.0)
-        throw_error(Code::arg, "log_joint_sd = " + number_text(log_joint_sd) + " must be finite and >= 0");
+// Squares of values above kMaxTold (1e150, as the messages say) overflow; far-low values are
+// floored instead (surrogate_value).
+static void check_value(double log_joint, double log_joint_sd) {
+    if (!std::isfinite(log_joint_sd) || log_joint_sd < 0.0 || log_joint_sd > kMaxTold)
+        throw_error(Code::arg, "log_joint_sd = " + number_text(log_joint_sd) + " must be finite, >= 0 and at most 1e150");
+    if (std::isfinite(log_joint) && log_joint > kMaxTold)
+        throw_error(Code::arg, "log_joint = " + number_text(log_joint) + " is above 1e150, more than the surrogate can represent (tell NaN for a failed evaluation)");
 }
 
 void Run::tell(const double* x, double log_joint, double log_joint_sd) {
     validate_point(x, "x");
-    check_sd(log_joint_sd);
+    check_value(log_joint, log_joint_sd);
     const int index = find_pending(x);
     if (index < 0)
         throw_error(Code::state, "x is not a pending point (it was never asked, was already told, or differs "
@@ -148,7 +155,7 @@ void Run::tell(const double* x, double log_joint, double log_joint_sd) {
 
 void Run::tell_extra(const double* x, double log_joint, double log_joint_sd) {
     validate_point(x, "x");
-    check_sd(log_joint_sd);
+    check_value(log_joint, log_joint_sd);
     if (!transform_.inside_bounds(x))
         throw_error(Code::arg, "x lies outside the hard bounds (lb, ub)");
     if (finished_) throw_error(Code::state, "the run has finished");
@@ -164,13 +171,29 @@ void Run::abandon(const double* x) {
     pending_.erase(pending_.begin() + index);
 }
 
-// After a told value: close the batch when it is complete (or the budget is spent).
+// True when the told values complete the current batch (or spend the budget) and the iteration
+// they call for has not run yet.
+bool Run::batch_complete() const {
+    if (finished_) return false;
+    const bool budget_spent = evals_.size() >= settings_.max_fun_evals;
+    if (in_initial_design_) return (design_queue_.empty() && pending_.empty()) || budget_spent;
+    return batch_told_ >= settings_.fun_evals_per_iter || budget_spent;
+}
+
+// After a told value: close the batch when it is complete. A failed iteration leaves the run as
+// it was before it (the told values kept) and is retried, with its error, by the next ask.
 void Run::after_tell() {
-    const int told = evals_.size();
-    const bool budget_spent = told >= settings_.max_fun_evals;
+    if (!batch_complete()) return;
+    try {
+        close_batch();
+    } catch (const Error& e) {
+        log(kLogWarn, std::string("The iteration failed and is retried at the next ask: ") + e.what());
+    }
+}
+
+void Run::close_batch() {
     if (in_initial_design_) {
-        const bool design_done = design_queue_.empty() && pending_.empty();
-        if (!design_done && !budget_spent) return;
+        const bool budget_spent = evals_.size() >= settings_.max_fun_evals;
         // The surrogate needs a few finite values: extend the design with more uniform draws.
         if (static_cast<int>(evals_.training_index().size()) < 3 && !budget_spent) {
             for (int i = 0; i < settings_.fun_evals_per_iter; ++i) {
@@ -191,10 +214,14 @@ void Run::after_tell() {
             log(kLogWarn, termination_message_);
             return;
         }
-        end_iteration();
-        return;
     }
-    if (batch_told_ >= settings_.fun_evals_per_iter || budget_spent) end_iteration();
+    Run before = *this;
+    try {
+        end_iteration();
+    } catch (...) {
+        *this = std::move(before);
+        throw;
+    }
 }
 
 bool Run::checkpoint_due() {

@@ -61,7 +61,9 @@ private:
     Run() = default;
     void validate_point(const double* x, const char* what) const;
     void record_evaluation(const double* x, double log_joint, double log_joint_sd, bool extra);
+    bool batch_complete() const;
     void after_tell();
+    void close_batch();
     void end_iteration();
     void train_surrogate(IterationRecord& record);
     void end_warmup(std::vector<std::string>& actions);

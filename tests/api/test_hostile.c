@@ -3,6 +3,7 @@
  * truncated at every length, corrupted at every byte, foreign, or of a future format version
  * give VBMC_E_FORMAT, never a crash. */
 #define _POSIX_C_SOURCE 200809L
+#include <float.h>
 #include <limits.h>
 #include <math.h>
 #include <stdio.h>
@@ -135,6 +136,12 @@ static void test_calls_out_of_order(void **state) {
     assert_int_equal(vbmc_tell(run, x, target(x), NAN), VBMC_E_ARG);
     assert_message_mentions(vbmc_last_error(run), "log_joint_sd = nan");
     assert_int_equal(vbmc_tell(run, x, target(x), -INFINITY), VBMC_E_ARG);
+    assert_int_equal(vbmc_tell(run, x, target(x), 1e200), VBMC_E_ARG);
+    assert_message_mentions(vbmc_last_error(run), "at most 1e150");
+    assert_int_equal(vbmc_tell(run, x, 1e300, 0.0), VBMC_E_ARG);
+    assert_message_mentions(vbmc_last_error(run), "log_joint = 1.0000000000000001e+300 is above 1e150");
+    assert_int_equal(vbmc_stat(run, "func_count", &v), VBMC_OK);
+    assert_close(v, 0.0, 0.0);
     /* A point that differs in the last bit is not the asked one. */
     memcpy(y, x, sizeof y);
     y[1] = nextafter(y[1], INFINITY);
@@ -248,6 +255,31 @@ static vbmc_status load_status(const char *path) {
     return status;
 }
 
+/* Penalty values (-1e300, -DBL_MAX) where the target is "impossible": recorded as told, given to
+ * the surrogate as the best value minus 1e6, and the run ends with the posterior of the rest. */
+static void test_penalty_values(void **state) {
+    (void)state;
+    vbmc *run = small_run(200);
+    double x[2], v, elbo, elbo_sd;
+    int told = 0;
+    vbmc_status status;
+    while ((status = vbmc_ask(run, x)) == VBMC_OK) {
+        const double value = told == 2 ? -1e300 : told == 5 ? -DBL_MAX : target(x);
+        assert_int_equal(vbmc_tell(run, x, value, 0.0), VBMC_OK);
+        ++told;
+    }
+    assert_int_equal(status, VBMC_DONE);
+    assert_int_equal(vbmc_stat(run, "failed_count", &v), VBMC_OK);
+    assert_close(v, 0.0, 0.0);
+    vbmc_post *post = NULL;
+    assert_int_equal(vbmc_posterior(run, &post), VBMC_OK);
+    assert_int_equal(vbmc_post_elbo(post, &elbo, &elbo_sd), VBMC_OK);
+    /* log Z of exp(-(x0^2 + 2 x1^2) / 2) is log(2 pi / sqrt 2). */
+    assert_close(elbo, log(2.0 * 3.14159265358979323846 / sqrt(2.0)), 0.1);
+    vbmc_post_destroy(post);
+    vbmc_destroy(run);
+}
+
 static void test_checkpoint_files(void **state) {
     (void)state;
     char good_path[64], path[64]; /* unique: several builds may run the suite in one directory */
@@ -351,6 +383,7 @@ int main(void) {
         cmocka_unit_test(test_create_hostile_bounds),
         cmocka_unit_test(test_options_hostile_values),
         cmocka_unit_test(test_calls_out_of_order),
+        cmocka_unit_test(test_penalty_values),
         cmocka_unit_test(test_checkpoint_files),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
