@@ -77,11 +77,17 @@ classdef VBMC < handle
     function post = run(obj, fn)
       % Ask-tell until the run finishes; fn(x) returns log_joint or [log_joint, sd]. The loop
       % runs here (a MATLAB error must not unwind through the C library), so an error in fn
-      % leaves the run usable with its point pending.
+      % leaves the run usable with its point pending; the next run evaluates pending points
+      % before asking for new ones.
       while true
-        [x, done] = obj.ask();
-        if done
-          break;
+        waiting = obj.pending();
+        if ~isempty(waiting)
+          x = waiting(1, :);
+        else
+          [x, done] = obj.ask();
+          if done
+            break;
+          end
         end
         value = fn(x);
         if numel(value) > 1

@@ -197,8 +197,9 @@ VBMC_API vbmc_status vbmc_stat(const vbmc *run, const char *name, double *value)
  * *log_joint_sd to the noise SD of its estimate (it is 0 on entry). */
 typedef double (*vbmc_log_joint_fn)(const double *x, double *log_joint_sd, void *userdata);
 
-/* Convenience driver: loops vbmc_ask / f / vbmc_tell until the run finishes. Returns VBMC_DONE on
- * completion, or the first error status (the run stays usable and can be resumed). */
+/* Convenience driver: loops vbmc_ask / f / vbmc_tell until the run finishes, evaluating any
+ * pending points first (left by an earlier error, or in a loaded checkpoint). Returns VBMC_DONE
+ * on completion, or the first error status (the run stays usable and a new call resumes it). */
 VBMC_API vbmc_status vbmc_run(vbmc *run, vbmc_log_joint_fn f, void *userdata);
 
 /* Library output (the iteration table, warnings) goes to a logger. The default writes to stderr,

@@ -280,6 +280,43 @@ static void test_penalty_values(void **state) {
     vbmc_destroy(run);
 }
 
+/* vbmc_run stopped by a bad value from f resumes on the next call, starting with the point left
+ * pending; so does a run loaded with a point pending. */
+static int calls_until_bad_sd;
+static double driver_f(const double *x, double *log_joint_sd, void *userdata) {
+    (void)userdata;
+    *log_joint_sd = --calls_until_bad_sd == 0 ? NAN : 0.0;
+    return target(x);
+}
+
+static void test_run_driver_resumes(void **state) {
+    (void)state;
+    vbmc *run = small_run(20);
+    double x[2], v;
+    calls_until_bad_sd = 3;
+    assert_int_equal(vbmc_run(run, driver_f, NULL), VBMC_E_ARG);
+    assert_message_mentions(vbmc_last_error(run), "log_joint_sd = nan");
+    assert_int_equal(vbmc_stat(run, "pending", &v), VBMC_OK);
+    assert_close(v, 1.0, 0.0);
+    assert_int_equal(vbmc_stat(run, "func_count", &v), VBMC_OK);
+    assert_close(v, 2.0, 0.0);
+    char path[64];
+    snprintf(path, sizeof path, "test_hostile_driver.ckpt.%ld", (long)getpid());
+    assert_int_equal(vbmc_save(run, path), VBMC_OK);
+    vbmc_destroy(run);
+    run = NULL;
+    assert_int_equal(vbmc_load(&run, path), VBMC_OK);
+    remove(path);
+    assert_int_equal(vbmc_ask(run, x), VBMC_E_STATE); /* the pending point blocks a plain ask */
+    calls_until_bad_sd = 1000;
+    assert_int_equal(vbmc_run(run, driver_f, NULL), VBMC_DONE);
+    assert_int_equal(vbmc_stat(run, "func_count", &v), VBMC_OK);
+    assert_close(v, 20.0, 0.0);
+    assert_int_equal(vbmc_stat(run, "pending", &v), VBMC_OK);
+    assert_close(v, 0.0, 0.0);
+    vbmc_destroy(run);
+}
+
 static void test_checkpoint_files(void **state) {
     (void)state;
     char good_path[64], path[64]; /* unique: several builds may run the suite in one directory */
@@ -384,6 +421,7 @@ int main(void) {
         cmocka_unit_test(test_options_hostile_values),
         cmocka_unit_test(test_calls_out_of_order),
         cmocka_unit_test(test_penalty_values),
+        cmocka_unit_test(test_run_driver_resumes),
         cmocka_unit_test(test_checkpoint_files),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -220,10 +220,14 @@ end
 
 Ask-tell until the run finishes and return the posterior. `fn(x)` returns the log joint, or a
 tuple `(log_joint, sd)`. The loop runs in Julia (an exception must not unwind through the C
-library), so an exception in `fn` leaves the run usable with its point pending.
+library), so an exception in `fn` leaves the run usable with its point pending; the next `run!`
+evaluates pending points before asking for new ones.
 """
 function run!(run::VBMCRun, fn)
-    while (x = ask!(run)) !== nothing
+    while true
+        waiting = pending(run)
+        x = size(waiting, 2) > 0 ? waiting[:, 1] : ask!(run)
+        x === nothing && break
         value = fn(copy(x))
         if value isa Tuple
             tell!(run, x, value[1], value[2])

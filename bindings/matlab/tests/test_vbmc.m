@@ -54,6 +54,16 @@ catch err
   failures = failures + check(strcmp(err.identifier, 'vbmc:handle'), 'a forged handle raises');
 end
 
+resumed = VBMC([], [], -1, 1, [], struct('display', 'off', 'max_fun_evals', 12));
+try
+  resumed.run(@(x) error('model:failed', 'model failed'));
+catch err
+end
+left = resumed.pending();
+resumed.run(gaussian_log_joint);
+failures = failures + check(isequal(size(left), [1 1]) && resumed.stat('func_count') == 12 && ...
+  resumed.stat('finished') == 1, 'after an error, run evaluates the pending point and finishes');
+
 run = VBMC([], [], [-2 -2], [2 2], [], struct('seed', 5, 'display', 'off', 'max_fun_evals', 40));
 post = run.run(gaussian_log_joint);
 failures = failures + check(run.stat('finished') == 1 && isfinite(post.elbo), ...

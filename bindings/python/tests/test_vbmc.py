@@ -146,6 +146,24 @@ class CallbackErrors(unittest.TestCase):
         run.abandon(run.pending()[0])
         self.assertEqual(run.stat("pending"), 0.0)
 
+    def test_run_after_an_exception_starts_with_the_pending_point(self):
+        run = vbmc.VBMC(None, None, [-1.0], [1.0], options={"display": "off", "max_fun_evals": 12})
+        seen = []
+
+        def broken(x):
+            raise KeyError("model failed")
+
+        def log_joint(x):
+            seen.append(x.copy())
+            return -0.5 * float(x[0]) ** 2
+        with self.assertRaises(KeyError):
+            run.run(broken)
+        left = run.pending()[0].copy()
+        run.run(log_joint)
+        np.testing.assert_array_equal(seen[0], left)
+        self.assertEqual(run.stat("func_count"), 12.0)
+        self.assertEqual(run.stat("finished"), 1.0)
+
 
 if __name__ == "__main__":
     unittest.main()

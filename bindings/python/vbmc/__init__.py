@@ -258,9 +258,14 @@ class VBMC:
 
         fn(x) returns the log joint at x, or a pair (log_joint, sd) for a noisy estimate. The
         loop runs in Python (not through vbmc_run), so an exception raised by fn propagates
-        normally and leaves the run usable: its point stays pending (see pending(), abandon()).
+        normally and leaves the run usable: its point stays pending (see pending(), abandon()),
+        and the next run() evaluates pending points before asking for new ones.
         """
-        while (x := self.ask()) is not None:
+        while True:
+            pending = self.pending()
+            x = pending[0] if len(pending) else self.ask()
+            if x is None:
+                break
             value = fn(x.copy())
             log_joint, sd = value if isinstance(value, tuple) else (value, 0.0)
             self.tell(x, log_joint, sd)

@@ -72,9 +72,13 @@ vbmc_posterior <- function(run) new_posterior(.Call(C_posterior, run$handle))
 #'
 #' fn(x) returns the log joint at x, or c(log_joint, sd) for a noisy estimate. The loop runs in R
 #' (an R error must not unwind through the C library), so an error in fn leaves the run usable with
-#' its point pending (see vbmc_pending(), vbmc_abandon()).
+#' its point pending (see vbmc_pending(), vbmc_abandon()); the next vbmc_run evaluates pending
+#' points before asking for new ones.
 vbmc_run <- function(run, fn) {
-  while (!is.null(x <- vbmc_ask(run))) {
+  repeat {
+    waiting <- vbmc_pending(run)
+    x <- if (nrow(waiting) > 0) waiting[1, ] else vbmc_ask(run)
+    if (is.null(x)) break
     value <- fn(x)
     vbmc_tell(run, x, value[1], if (length(value) > 1) value[2] else 0)
   }

@@ -45,6 +45,15 @@ check(conditionMessage(r_error) == "model failed" && nrow(vbmc_pending(failing))
 vbmc_abandon(failing, vbmc_pending(failing)[1, ])
 check(vbmc_stat(failing, "pending") == 0, "abandon clears the pending point")
 
+resumed <- vbmc(plb = -1, pub = 1, options = list(display = "off", max_fun_evals = 12L))
+tryCatch(vbmc_run(resumed, function(x) stop("model failed")), error = function(e) NULL)
+left <- vbmc_pending(resumed)[1, ]
+seen <- NULL
+vbmc_run(resumed, function(x) { if (is.null(seen)) seen <<- x; gaussian_log_joint(x) })
+check(identical(seen, left) && vbmc_stat(resumed, "func_count") == 12 &&
+        vbmc_stat(resumed, "finished") == 1,
+      "after an error, vbmc_run starts with the pending point and finishes")
+
 run <- vbmc(plb = c(-2, -2), pub = c(2, 2),
             options = list(seed = 5L, display = "off", max_fun_evals = 40L))
 post <- vbmc_run(run, gaussian_log_joint)
