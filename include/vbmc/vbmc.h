@@ -173,8 +173,9 @@ VBMC_API vbmc_status vbmc_ask(vbmc *run, double *x);
 VBMC_API vbmc_status vbmc_tell(vbmc *run, const double *x, double log_joint, double log_joint_sd);
 
 /* Add an evaluation the run did not ask for (earlier work, a point of interest) to the training
- * set. Same arguments and errors as vbmc_tell; x must lie strictly inside the hard bounds.
- * VBMC_E_STATE once the run has finished. */
+ * set. Same arguments and errors as vbmc_tell; x must lie strictly inside the hard bounds and
+ * within 1e150 plausible-box widths of the box (VBMC_E_ARG otherwise). VBMC_E_STATE once the run
+ * has finished. */
 VBMC_API vbmc_status vbmc_tell_extra(vbmc *run, const double *x, double log_joint,
                                      double log_joint_sd);
 

@@ -175,7 +175,8 @@ VBMC_API vbmc_status vbmc_run(vbmc* run, vbmc_log_joint_fn f, void* userdata) {
     std::vector<double> x(static_cast<size_t>(run->run->dim()));
     for (;;) {
         // Points left pending (by an earlier error here, or in a loaded checkpoint) come first.
-        vbmc_status status = run->run->pending_count() > 0 ? vbmc_pending_point(run, 0, x.data()) : vbmc_ask(run, x.data());
+        vbmc_status status =
+            run->run->pending_count() > 0 ? vbmc_pending_point(run, 0, x.data()) : vbmc_ask(run, x.data());
         if (status != VBMC_OK) return status;
         double sd = 0.0;
         const double value = f(x.data(), &sd, userdata);

@@ -175,7 +175,8 @@ int gp_train_design_size(const GpTrainSettings& s, int n_points, int dim) {
     const double ca = -(s.gp_train_n_init - s.gp_train_n_init_final);
     const double budget_span = std::min(max_fun_evals, 1e3) - fun_eval_start;
     const double xr = budget_span > 0.0 ? std::clamp((n_eff - fun_eval_start) / budget_span, 0.0, 1.0) : 1.0;
-    return std::max(static_cast<int>(std::nearbyint(ca * xr * xr * xr - 3.0 * ca * xr * xr + 3.0 * ca * xr + s.gp_train_n_init)), 9);
+    const double size = ca * xr * xr * xr - 3.0 * ca * xr * xr + 3.0 * ca * xr + s.gp_train_n_init;
+    return std::max(static_cast<int>(std::nearbyint(size)), 9);
 }
 
 void GpTrainMemory::set_last_skl(double skl) {

@@ -132,9 +132,12 @@ void Run::record_evaluation(const double* x, double log_joint, double log_joint_
 // floored instead (surrogate_value).
 static void check_value(double log_joint, double log_joint_sd) {
     if (!std::isfinite(log_joint_sd) || log_joint_sd < 0.0 || log_joint_sd > kMaxTold)
-        throw_error(Code::arg, "log_joint_sd = " + number_text(log_joint_sd) + " must be finite, >= 0 and at most 1e150");
+        throw_error(Code::arg,
+                    "log_joint_sd = " + number_text(log_joint_sd) + " must be finite, >= 0 and at most 1e150");
     if (std::isfinite(log_joint) && log_joint > kMaxTold)
-        throw_error(Code::arg, "log_joint = " + number_text(log_joint) + " is above 1e150, more than the surrogate can represent (tell NaN for a failed evaluation)");
+        throw_error(Code::arg, "log_joint = " + number_text(log_joint) +
+                                   " is above 1e150, more than the surrogate can represent (tell NaN for a "
+                                   "failed evaluation)");
 }
 
 void Run::tell(const double* x, double log_joint, double log_joint_sd) {
@@ -158,6 +161,13 @@ void Run::tell_extra(const double* x, double log_joint, double log_joint_sd) {
     check_value(log_joint, log_joint_sd);
     if (!transform_.inside_bounds(x))
         throw_error(Code::arg, "x lies outside the hard bounds (lb, ub)");
+    // Asked points stay near the plausible box; one this far out overflows the surrogate.
+    std::vector<double> z(static_cast<size_t>(dim_));
+    transform_.to_unbounded(x, z.data());
+    for (int d = 0; d < dim_; ++d)
+        if (!(std::fabs(z[static_cast<size_t>(d)]) <= kMaxTold))
+            throw_error(Code::arg, "x[" + std::to_string(d) + "] = " + number_text(x[d]) +
+                                       " lies too far outside the plausible box (more than 1e150 box widths)");
     if (finished_) throw_error(Code::state, "the run has finished");
     record_evaluation(x, log_joint, log_joint_sd, true);
     after_tell();

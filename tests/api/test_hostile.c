@@ -159,6 +159,10 @@ static void test_calls_out_of_order(void **state) {
     const double extra[2] = {0.25, -0.5};
     assert_int_equal(vbmc_tell_extra(run, extra, target(extra), 0.0), VBMC_OK);
     assert_int_equal(vbmc_tell_extra(run, extra, target(extra), -1.0), VBMC_E_ARG);
+    /* Finite but absurdly far from the plausible box: its square would overflow the surrogate. */
+    const double far[2] = {1e200, 0.0};
+    assert_int_equal(vbmc_tell_extra(run, far, 0.0, 0.0), VBMC_E_ARG);
+    assert_message_mentions(vbmc_last_error(run), "x[0] = 9.9999999999999997e+199 lies too far outside");
     assert_int_equal(vbmc_stat(run, "func_count", &v), VBMC_OK);
     assert_close(v, 2.0, 0.0);
     assert_int_equal(vbmc_run(run, NULL, NULL), VBMC_E_ARG);
