@@ -163,17 +163,18 @@ double ParameterTransform::log_dx_dy(int i, double y) const {
     return log_width - 0.5 * kLog2Pi - 0.5 * y * y;
 }
 
-void ParameterTransform::centred_from_unbounded(const double* z, double* centred) const {
+void ParameterTransform::warped_point(const double* z, double* y) const {
     const int n = dim();
-    if (!has_rotoscaling()) {
-        for (int i = 0; i < n; ++i) centred[i] = z[i];
-        return;
-    }
+    for (int i = 0; i < n; ++i)
+        if (std::isnan(z[i])) throw_error(Code::numeric, coordinate_name(i) + " of the unbounded point is NaN");
     for (int i = 0; i < n; ++i) {
-        const double* rotation_row = rotation_.row(i);
-        double sum = 0.0;
-        for (int j = 0; j < n; ++j) sum += rotation_row[j] * scale_[j] * z[j];
-        centred[i] = sum;
+        double centred = z[i];
+        if (has_rotoscaling()) {
+            const double* rotation_row = rotation_.row(i);
+            centred = 0.0;
+            for (int j = 0; j < n; ++j) centred += rotation_row[j] * scale_[j] * z[j];
+        }
+        y[i] = centred * delta_[i] + mu_[i];
     }
 }
 
@@ -203,13 +204,11 @@ void ParameterTransform::to_unbounded(const double* x, double* z) const {
 // Inverse map (PyVBMC ParameterTransformer.inverse). z and x may alias.
 void ParameterTransform::to_original(const double* z, double* x) const {
     const int n = dim();
-    for (int i = 0; i < n; ++i)
-        if (std::isnan(z[i])) throw_error(Code::numeric, coordinate_name(i) + " of the unbounded point is NaN");
-    thread_local std::vector<double> centred;
-    centred.resize(static_cast<size_t>(n));
-    centred_from_unbounded(z, centred.data());
+    thread_local std::vector<double> warped;
+    warped.resize(static_cast<size_t>(n));
+    warped_point(z, warped.data());
     for (int i = 0; i < n; ++i) {
-        const double value = from_warped(i, centred[i] * delta_[i] + mu_[i]);
+        const double value = from_warped(i, warped[i]);
         x[i] = std::fmin(std::fmax(value, std::nextafter(lb_[i], INFINITY)), std::nextafter(ub_[i], -INFINITY));
     }
 }
@@ -218,13 +217,11 @@ void ParameterTransform::to_original(const double* z, double* x) const {
 // constant of the linear stage. Each term is finite or -inf, so the sum never becomes NaN.
 double ParameterTransform::log_abs_det_jacobian(const double* z) const {
     const int n = dim();
-    for (int i = 0; i < n; ++i)
-        if (std::isnan(z[i])) throw_error(Code::numeric, coordinate_name(i) + " of the unbounded point is NaN");
-    thread_local std::vector<double> centred;
-    centred.resize(static_cast<size_t>(n));
-    centred_from_unbounded(z, centred.data());
+    thread_local std::vector<double> warped;
+    warped.resize(static_cast<size_t>(n));
+    warped_point(z, warped.data());
     double total = 0.0;
-    for (int i = 0; i < n; ++i) total += log_dx_dy(i, centred[i] * delta_[i] + mu_[i]) + std::log(delta_[i]);
+    for (int i = 0; i < n; ++i) total += log_dx_dy(i, warped[i]) + std::log(delta_[i]);
     for (double s : scale_) total += std::log(s);
     return total;
 }

@@ -92,8 +92,9 @@ private:
     double from_warped(int i, double y) const;  // y -> x (before clamping)
     double log_dx_dy(int i, double y) const;
     void classify_coordinates();
-    // u = R diag(scale) z (u = z without rotoscaling) into centred[dim].
-    void centred_from_unbounded(const double* z, double* centred) const;
+    // y = mu + delta * u with u = R diag(scale) z (u = z without rotoscaling), into y[dim];
+    // throws Error(numeric) naming the coordinate if z holds a NaN.
+    void warped_point(const double* z, double* y) const;
 
     Bounded kind_ = Bounded::probit;
     std::vector<double> lb_, ub_;
