@@ -32,7 +32,8 @@ def check(name, n=200000, df=2.0, seed=1):
     weights = np.exp(log_w - log_z)
     se = np.std(weights) / np.sqrt(n)  # SE of Z / Z, i.e. of log Z to first order
     ok = abs(log_z - truth["lml"]) <= max(5 * se, 0.01)
-    print(f"{name:14s} log Z {log_z:10.4f} +- {se:.4f}   ground truth {truth['lml']:10.4f}   {'ok' if ok else 'MISMATCH'}")
+    verdict = "ok" if ok else "MISMATCH"
+    print(f"{name:14s} log Z {log_z:10.4f} +- {se:.4f}   ground truth {truth['lml']:10.4f}   {verdict}")
     return ok
 
 

@@ -59,8 +59,8 @@ def load_problem(name):
         variance = np.array([np.diag(c) for c in lumpy["Sigma"]])
 
         def log_lik(x):  # log sum_m w_m N(x; Mu_m, diag(Sigma_m)), floored at the smallest normal
-            terms = np.log(weight) - 0.5 * np.sum(np.log(2 * math.pi * variance) + (x - location) ** 2 / variance,
-                                                   axis=1)
+            quad = (x - location) ** 2 / variance
+            terms = np.log(weight) - 0.5 * np.sum(np.log(2 * math.pi * variance) + quad, axis=1)
             return max(float(logsumexp(terms)), math.log(np.finfo(float).tiny))
     elif family == "rosenbrock":
         def log_lik(x):
@@ -70,7 +70,8 @@ def load_problem(name):
 
     def log_joint(x):
         x = np.asarray(x, dtype=float).ravel()
-        return log_lik(x) - 0.5 * float(np.sum(np.log(2 * math.pi * prior_var) + (x - prior_mean) ** 2 / prior_var))
+        prior_quad = (x - prior_mean) ** 2 / prior_var
+        return log_lik(x) - 0.5 * float(np.sum(np.log(2 * math.pi * prior_var) + prior_quad))
 
     return dim, truth, log_joint
 
@@ -112,7 +113,8 @@ def main():
     gskl = 0.5 * (gauss_kl(mean, cov, true_mean, true_cov) + gauss_kl(true_mean, true_cov, mean, cov))
     fevals = int(results["func_count"])
     print(json.dumps({"problem": name, "D": dim, "seed": seed, "budget": 50 * (dim + 2),
-                      "elbo": float(results["elbo"]), "elbo_sd": float(results["elbo_sd"]), "lml": truth["lml"],
+                      "elbo": float(results["elbo"]), "elbo_sd": float(results["elbo_sd"]),
+                      "lml": truth["lml"],
                       "lml_err": abs(float(results["elbo"]) - truth["lml"]), "gskl": float(gskl),
                       "fevals": fevals, "converged": int(bool(results["success_flag"])), "wall_s": wall,
                       "overhead_per_eval_s": (wall - target_seconds[0]) / fevals, "version": "pyvbmc"}),
