@@ -5,6 +5,8 @@ that the benchmark still runs, not how well the library does: thresholds live in
 
 Usage: smoke_test.py VBMC_BENCH BENCH_RUN
 """
+import importlib.machinery
+import importlib.util
 import json
 import math
 import os
@@ -25,8 +27,26 @@ def fail(message):
     sys.exit(1)
 
 
+def check_rank_sum_test(bench_run):
+    """bench/run's Mann-Whitney test against SciPy's mannwhitneyu(method='asymptotic')."""
+    loader = importlib.machinery.SourceFileLoader("bench_run", bench_run)
+    spec = importlib.util.spec_from_loader("bench_run", loader)
+    module = importlib.util.module_from_spec(spec)
+    loader.exec_module(module)
+    # (ours, theirs, P(ours smaller), SciPy's p-value)
+    cases = [([1, 2, 3], [4, 5, 6], 1.0, 0.08085559837005224),
+             ([1, 1, 2, 5], [1, 3, 3, 4, 6], 0.7, 0.38116022651163173)]
+    for ours, theirs, smaller, p_value in cases:
+        for a, b, expected in ((ours, theirs, smaller), (theirs, ours, 1.0 - smaller)):
+            got_smaller, got_p = module.rank_sum_test(list(map(float, a)), list(map(float, b)))
+            if abs(got_smaller - expected) > 1e-12 or abs(got_p - p_value) > 1e-12:
+                fail(f"rank_sum_test({a}, {b}) = ({got_smaller}, {got_p}), "
+                     f"expected ({expected}, {p_value})")
+
+
 def main():
     bench_exe, bench_run = sys.argv[1], sys.argv[2]
+    check_rank_sum_test(bench_run)
     with tempfile.TemporaryDirectory() as tmp:
         out = os.path.join(tmp, "runs.jsonl")
         env = dict(os.environ, OPENBLAS_NUM_THREADS="1")
