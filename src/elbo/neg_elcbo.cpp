@@ -25,7 +25,6 @@ double neg_elcbo(const std::vector<double>& theta, VariationalPosterior& vp, con
     if (terms) {
         terms->e_log_joint = log_joint.value;
         terms->e_log_joint_var = log_joint.variance;
-        terms->var_ss = log_joint.var_ss;
         terms->entropy = entropy;
         terms->penalty = penalty;
     }

@@ -13,7 +13,6 @@ namespace libvbmc {
 struct ElboTerms {
     double e_log_joint = 0.0;
     double e_log_joint_var = 0.0;  // filled when want_variance
-    double var_ss = 0.0;
     double entropy = 0.0;
     double penalty = 0.0;          // soft-bound and weight losses (0 without bounds)
     double neg_elbo() const { return -e_log_joint - entropy; }

@@ -23,7 +23,6 @@ ElboEstimate vp_elbo(const VariationalPosterior& vp, const Gp& gp, int n_ent_per
     e.e_log_joint = log_joint.value;
     e.e_log_joint_sd = std::sqrt(log_joint.variance);
     e.entropy = entropy;
-    e.entropy_sd = 0.0;
     e.elbo = log_joint.value + entropy;
     e.elbo_sd = e.e_log_joint_sd;
     e.var_ss = log_joint.var_ss;

@@ -13,8 +13,7 @@ struct ElboEstimate {
     double e_log_joint = 0.0;     // expected log joint (quadrature, eq. 8-10)
     double e_log_joint_sd = 0.0;
     double entropy = 0.0;
-    double entropy_sd = 0.0;      // PyVBMC reports 0 (entropy variance ignored)
-    double var_ss = 0.0;          // variance due to GP hyperparameter sampling
+    double var_ss = 0.0;          // spread of the expected log joint across GP hyperparameter samples
 };
 
 struct VpOptimSettings {

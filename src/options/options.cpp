@@ -36,6 +36,7 @@ const std::vector<OptionSpec> kTable = {
     {"ns_gp_max", OptionType::integer, "80", "Maximum number of GP hyperparameter samples (n_gp = round(ns_gp_max/sqrt(n)))", 0, 10000, nullptr},
     {"ns_gp_max_warmup", OptionType::integer, "8", "Maximum number of GP hyperparameter samples during warm-up", 0, 10000, nullptr},
     {"stable_gp_sampling", OptionType::integer, "200+10*D", "Training-set size after which the GP uses MAP hyperparameters", 0, kIntMax, nullptr},
+    {"tol_gp_var_mcmc", OptionType::real, "1e-4", "After warm-up the GP uses MAP hyperparameters once the expected log joint's variance across hyperparameter samples, weighted toward recent iterations, falls below this (0: never)", 0, kInf, nullptr},
     {"elbo_starts", OptionType::integer, "2", "Number of full ELBO optimisations per iteration", 1, 100, nullptr},
     {"tol_sd", OptionType::real, "0.1", "Tolerance on the ELBO SD and ELBO change (reliability index)", 1e-12, kInf, nullptr},
     {"tol_skl", OptionType::real, "0.01*sqrt(D)", "Tolerance on the symmetrised KL change between iterations", 1e-12, kInf, nullptr},
@@ -243,6 +244,7 @@ Settings Settings::resolve(const OptionValues& values, int dim) {
     s.ns_gp_max = integer("ns_gp_max", 80);
     s.ns_gp_max_warmup = integer("ns_gp_max_warmup", 8);
     s.stable_gp_sampling = integer("stable_gp_sampling", 200 + 10 * d);
+    s.tol_gp_var_mcmc = num("tol_gp_var_mcmc", 1e-4);
     s.elbo_starts = integer("elbo_starts", 2);
     s.tol_sd = num("tol_sd", 0.1);
     s.tol_skl = num("tol_skl", 0.01 * std::sqrt(d));

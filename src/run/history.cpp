@@ -17,6 +17,7 @@ void IterationRecord::write(Writer& out) const {
     out.boolean(warmup);
     out.i64(pruned);
     out.i64(n_gp_samples);
+    out.f64(gp_sample_var);
     vp.write(out);
     transform.write(out);
     out.u64(gp_thetas.size());
@@ -41,6 +42,7 @@ IterationRecord IterationRecord::read(Reader& in) {
     r.warmup = in.boolean();
     r.pruned = static_cast<int>(in.bounded(0, 1 << 30, "pruned"));
     r.n_gp_samples = static_cast<int>(in.bounded(0, 1 << 30, "n_gp_samples"));
+    r.gp_sample_var = in.f64();
     r.vp = VariationalPosterior::read(in);
     r.transform = ParameterTransform::read(in);
     const int64_t n_thetas = in.bounded(0, 1 << 20, "number of GP samples");

@@ -26,6 +26,7 @@ struct IterationRecord {
     bool warmup = false;
     int pruned = 0;            // components pruned by this iteration's optimisation
     int n_gp_samples = 0;
+    double gp_sample_var = 0.0;  // spread of the expected log joint across hyperparameter samples
     VariationalPosterior vp;
     ParameterTransform transform;                // the space vp and gp_thetas live in
     std::vector<std::vector<double>> gp_thetas;  // the surrogate's hyperparameter samples

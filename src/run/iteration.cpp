@@ -141,6 +141,7 @@ void Run::end_iteration() {
     const ElboEstimate fit = optimize_vp(vp_, gp_, vs, k_new, n_fast, n_slow, rng_, &record.pruned);
     record.elbo = fit.elbo;
     record.elbo_sd = fit.elbo_sd;
+    record.gp_sample_var = fit.var_ss;
     const auto kl = vp_kl_gauss(vp_, vp_old.k > 0 ? vp_old : vp_);
     record.skl = std::max(0.0, 0.5 * (kl.first + kl.second));
     gp_memory_.set_last_skl(record.skl);
@@ -163,6 +164,10 @@ void Run::end_iteration() {
         termination_message_ = "reached the maximum number of iterations (max_iter)";
     }
     now.stable = is_stable(history_, settings_);
+    if (stop_sampling_n_ == 0 && !warmup_ && gp_sampling_settled(history_, settings_)) {
+        stop_sampling_n_ = record.n_train;
+        actions.push_back("switch to GP opt");
+    }
     // After a rotoscaling the solution must settle for a third of the window before stopping.
     const bool settled = iteration_ - last_successful_warping_ >= stable_window(settings_) / 3.0;
     if (now.stable) actions.push_back("stable");

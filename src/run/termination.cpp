@@ -53,6 +53,18 @@ bool is_stable(const std::vector<IterationRecord>& history, const Settings& s) {
     return stable_count >= required;
 }
 
+bool gp_sampling_settled(const std::vector<IterationRecord>& history, const Settings& s) {
+    if (history.size() < 3) return false;
+    const IterationRecord& now = history.back();
+    double weight_total = 0.0, weighted_var = 0.0;
+    for (const IterationRecord& r : history) {
+        const double weight = std::exp(-(now.func_count - r.func_count) / 10.0);
+        weight_total += weight;
+        weighted_var += weight * r.gp_sample_var;
+    }
+    return 0.5 * now.gp_sample_var + 0.5 * weighted_var / weight_total < s.tol_gp_var_mcmc;
+}
+
 bool warmup_should_end(const std::vector<IterationRecord>& history, const Settings& s,
                        const std::vector<int>& data_trim_list, int n_train, int func_count) {
     const int t = static_cast<int>(history.size()) - 1;

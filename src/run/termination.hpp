@@ -28,6 +28,13 @@ bool is_stable(const std::vector<IterationRecord>& history, const Settings& s);
 bool warmup_should_end(const std::vector<IterationRecord>& history, const Settings& s,
                        const std::vector<int>& data_trim_list, int n_train, int func_count);
 
+// Whether hyperparameter samples no longer change the expected log joint (MATLAB VBMC's
+// TolGPVarMCMC rule, from the third iteration on): the weighted mean of gp_sample_var, with
+// weight 1/2 on the current iteration plus 1/2 spread over all iterations in proportion to
+// exp(-(evaluations now - evaluations then) / 10), is below tol_gp_var_mcmc. (MATLAB weighs by the
+// training-set size, which the end of warm-up can shrink; the evaluation count only grows.)
+bool gp_sampling_settled(const std::vector<IterationRecord>& history, const Settings& s);
+
 // The iteration whose posterior is returned when the last one is not stable (PyVBMC
 // determine_best_vp, with or without its rank criterion).
 int best_iteration(const std::vector<IterationRecord>& history, const Settings& s);

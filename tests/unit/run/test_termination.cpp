@@ -137,6 +137,35 @@ static void test_unstable_run_ranks_or_looks_back_by_elcbo(void**) {
     assert_int_equal(best_iteration(history, s), 6);
 }
 
+// Hyperparameter samples settle when 1/2 gp_sample_var(now) + 1/2 sum_i w_i gp_sample_var(i) < tol,
+// w_i proportional to exp(-(evaluations now - evaluations at i) / 10); never before the third iteration.
+static void test_gp_sampling_settles_on_weighted_sample_variance(void**) {
+    Settings s = defaults(2);
+    std::vector<IterationRecord> history = {record(0, -3.0, 0.5, INFINITY), record(1, -2.5, 0.2, INFINITY)};
+    history[0].gp_sample_var = 0.0;
+    history[1].gp_sample_var = 0.0;
+    assert_false(gp_sampling_settled(history, s));
+    history.push_back(record(2, -2.4, 0.1, 0.5));
+    history[0].gp_sample_var = 1e-2;  // 10 evaluations before the last: weight e^-1 / (e^-1 + e^-0.5 + 1)
+    history[1].gp_sample_var = 0.0;
+    history[2].gp_sample_var = 5e-5;
+    const double weights = std::exp(-1.0) + std::exp(-0.5) + 1.0;
+    const double statistic = 0.5 * 5e-5 + 0.5 * (std::exp(-1.0) * 1e-2 + 5e-5) / weights;
+    s.tol_gp_var_mcmc = statistic * (1.0 + 1e-9);
+    assert_true(gp_sampling_settled(history, s));
+    s.tol_gp_var_mcmc = statistic * (1.0 - 1e-9);
+    assert_false(gp_sampling_settled(history, s));
+    // Older iterations fade: with 100 more evaluations of small variance the early spread no longer counts.
+    s = defaults(2);
+    for (int i = 3; i < 23; ++i) {
+        history.push_back(record(i, -2.4, 0.1, 0.5));
+        history.back().gp_sample_var = 2e-5;
+    }
+    assert_true(gp_sampling_settled(history, s));
+    s.tol_gp_var_mcmc = 0.0;  // the rule switched off
+    assert_false(gp_sampling_settled(history, s));
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_stable_window_is_evaluations_over_batch_size),
@@ -146,6 +175,7 @@ int main(void) {
         cmocka_unit_test(test_warmup_ends_when_elcbo_and_lcb_stop_improving),
         cmocka_unit_test(test_stable_run_returns_its_last_iteration),
         cmocka_unit_test(test_unstable_run_ranks_or_looks_back_by_elcbo),
+        cmocka_unit_test(test_gp_sampling_settles_on_weighted_sample_variance),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
