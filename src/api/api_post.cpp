@@ -23,8 +23,7 @@ vbmc_status on_post(const vbmc_post* post, Body&& body) {
 extern "C" {
 
 VBMC_API vbmc_status vbmc_posterior(const ::vbmc* run, vbmc_post** out) {
-    if (run == nullptr || run->magic != ::vbmc::kMagic) return VBMC_E_ARG;
-    return guarded(const_cast<::vbmc*>(run)->error, [&] {
+    return on_run(run, [&] {
         require_pointer(out, "out");
         *out = nullptr;
         auto post = std::make_unique<vbmc_post>();
@@ -75,6 +74,7 @@ VBMC_API vbmc_status vbmc_post_log_pdf(const vbmc_post* post, size_t n, const do
         require_pointer(x, "x");
         require_pointer(log_pdf, "log_pdf");
         const size_t dim = static_cast<size_t>(post->posterior.vp.dim);
+        if (n > SIZE_MAX / dim) throw_error(Code::arg, "n = " + std::to_string(n) + " points do not fit in memory");
         for (size_t i = 0; i < n * dim; ++i)
             if (std::isnan(x[i]))
                 throw_error(Code::arg, "x[" + std::to_string(i) + "] (point " + std::to_string(i / dim) + ") is NaN");

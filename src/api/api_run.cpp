@@ -68,14 +68,6 @@ void autosave(::vbmc* handle) {
     }
 }
 
-// Every call on a run: a NULL or invalid handle has nowhere to store its message, so it only
-// returns VBMC_E_ARG.
-template <typename Handle, typename Body>
-vbmc_status on_run(Handle* run, Body&& body) {
-    if (run == nullptr || run->magic != ::vbmc::kMagic) return VBMC_E_ARG;
-    return guarded(const_cast<::vbmc*>(run)->error, body);
-}
-
 }  // namespace
 
 extern "C" {
@@ -167,22 +159,20 @@ VBMC_API vbmc_status vbmc_stat(const vbmc* run, const char* name, double* value)
 }
 
 VBMC_API vbmc_status vbmc_run(vbmc* run, vbmc_log_joint_fn f, void* userdata) {
-    if (run == nullptr || run->magic != ::vbmc::kMagic) return VBMC_E_ARG;
-    if (f == nullptr) {
-        run->error = "f is NULL";
-        return VBMC_E_ARG;
-    }
-    std::vector<double> x(static_cast<size_t>(run->run->dim()));
-    for (;;) {
-        // Points left pending (by an earlier error here, or in a loaded checkpoint) come first.
-        vbmc_status status =
-            run->run->pending_count() > 0 ? vbmc_pending_point(run, 0, x.data()) : vbmc_ask(run, x.data());
-        if (status != VBMC_OK) return status;
-        double sd = 0.0;
-        const double value = f(x.data(), &sd, userdata);
-        status = vbmc_tell(run, x.data(), value, sd);
-        if (status != VBMC_OK) return status;
-    }
+    return on_run(run, [&] {
+        if (f == nullptr) throw_error(Code::arg, "f is NULL");
+        std::vector<double> x(static_cast<size_t>(run->run->dim()));
+        for (;;) {
+            // Points left pending (by an earlier error here, or in a loaded checkpoint) come first.
+            vbmc_status status =
+                run->run->pending_count() > 0 ? vbmc_pending_point(run, 0, x.data()) : vbmc_ask(run, x.data());
+            if (status != VBMC_OK) return status;
+            double sd = 0.0;
+            const double value = f(x.data(), &sd, userdata);
+            status = vbmc_tell(run, x.data(), value, sd);
+            if (status != VBMC_OK) return status;
+        }
+    });
 }
 
 VBMC_API vbmc_status vbmc_set_logger(vbmc* run, vbmc_log_fn fn, void* userdata) {

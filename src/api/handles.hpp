@@ -61,6 +61,17 @@ vbmc_status guarded(std::string& error, Body&& body) {
     }
 }
 
+// Every call on a run: a NULL or invalid handle has nowhere to store its message, so it goes to
+// the thread's handle-less error (vbmc_last_error(NULL)) and the call returns VBMC_E_ARG.
+template <typename Body>
+vbmc_status on_run(const ::vbmc* run, Body&& body) {
+    if (run == nullptr || run->magic != ::vbmc::kMagic) {
+        global_error() = run == nullptr ? "run is NULL" : "run is not a valid handle (destroyed or corrupted)";
+        return VBMC_E_ARG;
+    }
+    return guarded(const_cast<::vbmc*>(run)->error, body);
+}
+
 // Argument checks that throw Error(arg) with a sentence naming the argument.
 template <typename T>
 T* require(T* handle, const char* name) {

@@ -133,26 +133,35 @@ static void test_tell_errors_keep_the_run_usable(void **state) {
     assert_int_equal(vbmc_tell(run, x, -1.0, -0.5), VBMC_E_ARG);
     assert_message_mentions(vbmc_last_error(run), "log_joint_sd = -0.5");
     assert_int_equal(vbmc_tell(run, x, -1.0, INFINITY), VBMC_E_ARG);
+    assert_message_mentions(vbmc_last_error(run), "log_joint_sd");
     other[1] = NAN;
     assert_int_equal(vbmc_tell(run, other, -1.0, 0.0), VBMC_E_ARG);
     assert_message_mentions(vbmc_last_error(run), "x[1]");
     assert_int_equal(vbmc_tell(run, NULL, -1.0, 0.0), VBMC_E_ARG);
+    assert_message_mentions(vbmc_last_error(run), "x is NULL");
     assert_int_equal(vbmc_stat(run, "func_count", &count), VBMC_OK);
     assert_close(count, 0.0, 0.0);
     /* The pending point can still be told; then telling it again fails. */
     assert_int_equal(vbmc_tell(run, x, -0.5 * (x[0] * x[0] + x[1] * x[1]), 0.0), VBMC_OK);
     assert_string_equal(vbmc_last_error(run), "");
     assert_int_equal(vbmc_tell(run, x, -1.0, 0.0), VBMC_E_STATE);
+    assert_message_mentions(vbmc_last_error(run), "not a pending point");
     assert_int_equal(vbmc_stat(run, "func_count", &count), VBMC_OK);
     assert_close(count, 1.0, 0.0);
     /* Unknown statistic; pending index out of range. */
     assert_int_equal(vbmc_stat(run, "nonsense", &count), VBMC_E_ARG);
     assert_message_mentions(vbmc_last_error(run), "nonsense");
     assert_int_equal(vbmc_pending_point(run, 0, x), VBMC_E_ARG);
+    assert_message_mentions(vbmc_last_error(run), "i = 0 is outside [0, 0)");
     /* No posterior before the first iteration. */
     vbmc_post *post = NULL;
     assert_int_equal(vbmc_posterior(run, &post), VBMC_E_STATE);
     assert_null(post);
+    assert_true(strlen(vbmc_last_error(run)) > 0);
+    /* vbmc_run without a function; the run still answers. */
+    assert_int_equal(vbmc_run(run, NULL, NULL), VBMC_E_ARG);
+    assert_message_mentions(vbmc_last_error(run), "f is NULL");
+    assert_int_equal(vbmc_ask(run, x), VBMC_OK);
     vbmc_destroy(run);
 }
 
@@ -168,6 +177,7 @@ static void test_abandon_and_pending(void **state) {
     assert_memory_equal(p, b, sizeof b);
     assert_int_equal(vbmc_abandon(run, a), VBMC_OK);
     assert_int_equal(vbmc_abandon(run, a), VBMC_E_STATE);
+    assert_true(strlen(vbmc_last_error(run)) > 0);
     assert_int_equal(vbmc_stat(run, "pending", &pending), VBMC_OK);
     assert_close(pending, 1.0, 0.0);
     /* The abandoned initial-design point is asked again. */
@@ -181,14 +191,23 @@ static void test_null_handles(void **state) {
     double x[2] = {0, 0}, v;
     vbmc_destroy(NULL);
     vbmc_post_destroy(NULL);
+    vbmc_post *post = NULL;
+    /* Each call on a NULL handle says so in the thread's handle-less message. */
     assert_int_equal(vbmc_ask(NULL, x), VBMC_E_ARG);
+    assert_string_equal(vbmc_last_error(NULL), "run is NULL");
+    assert_int_equal(vbmc_post_elbo(NULL, &v, &v), VBMC_E_ARG);
+    assert_string_equal(vbmc_last_error(NULL), "post is NULL");
     assert_int_equal(vbmc_tell(NULL, x, 0, 0), VBMC_E_ARG);
+    assert_string_equal(vbmc_last_error(NULL), "run is NULL");
     assert_int_equal(vbmc_stat(NULL, "iteration", &v), VBMC_E_ARG);
     assert_int_equal(vbmc_save(NULL, "x"), VBMC_E_ARG);
     assert_int_equal(vbmc_post_elbo(NULL, &v, &v), VBMC_E_ARG);
+    assert_int_equal(vbmc_posterior(NULL, &post), VBMC_E_ARG);
+    assert_string_equal(vbmc_last_error(NULL), "run is NULL");
     assert_int_equal(vbmc_post_dim(NULL), 0);
     assert_int_equal(vbmc_dim(NULL), 0);
     assert_int_equal(vbmc_run(NULL, NULL, NULL), VBMC_E_ARG);
+    assert_string_equal(vbmc_last_error(NULL), "run is NULL");
 }
 
 static void test_bad_files(void **state) {
