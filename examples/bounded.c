@@ -27,15 +27,17 @@ int main(void) {
     vbmc_opts_create(&opts);
     vbmc_opts_set(opts, "display", "final");
     vbmc_opts_set_int(opts, "seed", 3);
-    if (vbmc_create(&run, 2, NULL, lb, ub, plb, pub, opts) != VBMC_OK) {
+    vbmc_status status = vbmc_create(&run, 2, NULL, lb, ub, plb, pub, opts);
+    vbmc_opts_destroy(opts); /* the run keeps its own copy of the options */
+    if (status != VBMC_OK) {
         fprintf(stderr, "vbmc_create: %s\n", vbmc_last_error(NULL));
         return 1;
     }
-    vbmc_opts_destroy(opts);
-    while (vbmc_ask(run, x) == VBMC_OK) vbmc_tell(run, x, log_joint(x), 0.0);
-
-    if (vbmc_posterior(run, &post) != VBMC_OK) {
-        fprintf(stderr, "vbmc_posterior: %s\n", vbmc_last_error(run));
+    while ((status = vbmc_ask(run, x)) == VBMC_OK)
+        if ((status = vbmc_tell(run, x, log_joint(x), 0.0)) != VBMC_OK) break;
+    if (status != VBMC_DONE || vbmc_posterior(run, &post) != VBMC_OK) {
+        fprintf(stderr, "vbmc: %s\n", vbmc_last_error(run));
+        vbmc_destroy(run);
         return 1;
     }
     vbmc_post_elbo(post, &elbo, &elbo_sd);

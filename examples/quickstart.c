@@ -23,21 +23,20 @@ int main(void) {
 
     vbmc_opts_create(&opts);
     vbmc_opts_set_int(opts, "seed", 1);
-    if (vbmc_create(&run, 2, NULL, NULL, NULL, plb, pub, opts) != VBMC_OK) {
+    vbmc_status status = vbmc_create(&run, 2, NULL, NULL, NULL, plb, pub, opts);
+    vbmc_opts_destroy(opts); /* the run keeps its own copy of the options */
+    if (status != VBMC_OK) {
         fprintf(stderr, "vbmc_create: %s\n", vbmc_last_error(NULL));
         return 1;
     }
-    vbmc_opts_destroy(opts);
 
-    vbmc_status status;
     while ((status = vbmc_ask(run, x)) == VBMC_OK) /* ask -> evaluate -> tell */
-        vbmc_tell(run, x, log_joint(x), 0.0);
-    if (status != VBMC_DONE) {
-        fprintf(stderr, "vbmc_ask: %s\n", vbmc_last_error(run));
+        if ((status = vbmc_tell(run, x, log_joint(x), 0.0)) != VBMC_OK) break;
+    if (status != VBMC_DONE || vbmc_posterior(run, &post) != VBMC_OK) {
+        fprintf(stderr, "vbmc: %s\n", vbmc_last_error(run));
+        vbmc_destroy(run);
         return 1;
     }
-
-    vbmc_posterior(run, &post);
     vbmc_post_elbo(post, &elbo, &elbo_sd);
     vbmc_post_moments(post, mean, cov);
     printf("ELBO = %.17g +/- %.17g\n", elbo, elbo_sd);

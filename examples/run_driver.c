@@ -27,16 +27,17 @@ int main(void) {
 
     vbmc_opts_create(&opts);
     vbmc_opts_set(opts, "display", "notify");
-    if (vbmc_create(&run, 3, NULL, NULL, NULL, plb, pub, opts) != VBMC_OK) {
+    const vbmc_status status = vbmc_create(&run, 3, NULL, NULL, NULL, plb, pub, opts);
+    vbmc_opts_destroy(opts); /* the run keeps its own copy of the options */
+    if (status != VBMC_OK) {
         fprintf(stderr, "vbmc_create: %s\n", vbmc_last_error(NULL));
         return 1;
     }
-    vbmc_opts_destroy(opts);
-    if (vbmc_run(run, log_joint, NULL) != VBMC_DONE) {
+    if (vbmc_run(run, log_joint, NULL) != VBMC_DONE || vbmc_posterior(run, &post) != VBMC_OK) {
         fprintf(stderr, "vbmc_run: %s\n", vbmc_last_error(run));
+        vbmc_destroy(run);
         return 1;
     }
-    vbmc_posterior(run, &post);
     vbmc_post_elbo(post, &elbo, &elbo_sd);
     printf("ELBO = %.4f +/- %.4f (log Z = %.4f)\n", elbo, elbo_sd, log_z);
     vbmc_post_destroy(post);

@@ -47,17 +47,15 @@ Run::Run(int dim, const double* x0, const double* lb, const double* ub, const do
     draw_initial_design(x0);
 }
 
-// Initial design (paper section 3.5): x0, then uniform draws in the plausible box.
+// Initial design (paper section 3.5): x0 (by default the centre of the plausible box, as PyVBMC),
+// then draws uniform in the transformed plausible box.
 void Run::draw_initial_design(const double* x0) {
-    std::vector<double> centre(static_cast<size_t>(dim_));
-    if (x0 != nullptr) {
-        centre.assign(x0, x0 + dim_);
-    } else {
-        std::vector<double> mid(static_cast<size_t>(dim_));
-        for (int d = 0; d < dim_; ++d) mid[static_cast<size_t>(d)] = 0.5 * (plb_z_[static_cast<size_t>(d)] + pub_z_[static_cast<size_t>(d)]);
-        transform_.to_original(mid.data(), centre.data());
+    std::vector<double> start(static_cast<size_t>(dim_));
+    for (int d = 0; d < dim_; ++d) {
+        const size_t u = static_cast<size_t>(d);
+        start[u] = x0 != nullptr ? x0[d] : 0.5 * (plb_x_[u] + pub_x_[u]);
     }
-    design_queue_.push_back(centre);
+    design_queue_.push_back(start);
     for (int i = 1; i < settings_.fun_eval_start; ++i) {
         std::vector<double> z(static_cast<size_t>(dim_)), x(static_cast<size_t>(dim_));
         for (int d = 0; d < dim_; ++d) {
