@@ -16,7 +16,8 @@ def table(lib_path):
     for i in range(lib.vbmc_opts_count()):
         cells = [lib.vbmc_opts_name(i), lib.vbmc_opts_type(i), lib.vbmc_opts_default(i), lib.vbmc_opts_help(i)]
         name, kind, default, help_text = (c.decode() for c in cells)
-        rows.append(f"| `{name}` | {kind} | `{default}` | {help_text} |")
+        shown = f"`{default}`" if default else "(empty)"
+        rows.append(f"| `{name}` | {kind} | {shown} | {help_text} |")
     return "\n".join(rows)
 
 

@@ -143,7 +143,9 @@ VBMC_API void vbmc_destroy(vbmc *run);
 
 /* A sentence about the last failed call on this run ("" if the last call succeeded). Owned by
  * the run, valid until its next call. With run == NULL: the message of the last failed call
- * without a run handle on this thread (vbmc_create, vbmc_load, vbmc_opts_create, vbmc_post_*). */
+ * without a run handle on this thread (vbmc_create, vbmc_load, vbmc_opts_create, vbmc_post_*,
+ * any call given a NULL or destroyed run), owned by the library and valid until that thread's
+ * next such failure. */
 VBMC_API const char *vbmc_last_error(const vbmc *run);
 
 /* The dimension of the run (0 for NULL). */
@@ -205,7 +207,9 @@ VBMC_API vbmc_status vbmc_run(vbmc *run, vbmc_log_joint_fn f, void *userdata);
 
 /* Library output (the iteration table, warnings) goes to a logger. The default writes to stderr,
  * filtered by option "display" ("off", "final", "notify", "iter"). fn == NULL restores the default.
- * The userdata pointer is not saved in checkpoints. Errors: VBMC_E_ARG (NULL run). */
+ * line is one line without its newline, owned by the library and valid only during the call; level
+ * is a VBMC_LOG_* value. The userdata pointer is not saved in checkpoints.
+ * Errors: VBMC_E_ARG (NULL run). */
 typedef void (*vbmc_log_fn)(void *userdata, int level, const char *line);
 VBMC_API vbmc_status vbmc_set_logger(vbmc *run, vbmc_log_fn fn, void *userdata);
 
@@ -245,11 +249,12 @@ VBMC_API int vbmc_post_components(const vbmc_post *post);
 VBMC_API vbmc_status vbmc_post_elbo(const vbmc_post *post, double *elbo, double *elbo_sd);
 
 /* n draws in the original (bounded) space into x[n*dim], from a generator seeded with seed (the
- * same seed gives the same draws). Errors: VBMC_E_ARG. */
+ * same seed gives the same draws). n == 0 does nothing (x may then be NULL). Errors: VBMC_E_ARG. */
 VBMC_API vbmc_status vbmc_post_sample(const vbmc_post *post, size_t n, uint64_t seed, double *x);
 
 /* log density at n points x[n*dim] of the original space (including the bound transform's
- * Jacobian) into log_pdf[n]; -INFINITY outside the bounds. Errors: VBMC_E_ARG (NULL, NaN in x). */
+ * Jacobian) into log_pdf[n]; -INFINITY outside the bounds. n == 0 does nothing (the arrays may then
+ * be NULL). Errors: VBMC_E_ARG (NULL, NaN in x). */
 VBMC_API vbmc_status vbmc_post_log_pdf(const vbmc_post *post, size_t n, const double *x,
                                        double *log_pdf);
 

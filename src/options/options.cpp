@@ -19,7 +19,7 @@ constexpr double kIntMax = 1e9;
 // Defaults follow PyVBMC's basic and advanced options; D-dependent defaults are computed in
 // Settings::resolve and shown here as formulas.
 const std::vector<OptionSpec> kTable = {
-    {"display", OptionType::text, "iter", "Output level: off, final, notify or iter (iteration table)", 0, 0, "off|final|notify|iter"},
+    {"display", OptionType::text, "iter", "Output level: off, notify (warnings only), final (warnings and the closing summary) or iter (also the iteration table)", 0, 0, "off|final|notify|iter"},
     {"max_fun_evals", OptionType::integer, "50*(D+2)", "Maximum number of target evaluations (failures included)", 1, kIntMax, nullptr},
     {"max_iter", OptionType::integer, "50*(D+2)", "Maximum number of iterations", 1, kIntMax, nullptr},
     {"fun_eval_start", OptionType::integer, "max(D,10)", "Number of points of the initial design (x0 plus uniform draws in the plausible box)", 1, kIntMax, nullptr},

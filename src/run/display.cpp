@@ -7,10 +7,12 @@
 namespace libvbmc {
 
 namespace {
-bool shows(const std::string& display, int level) {
+// Option display (PyVBMC's levels): "off" nothing; "notify" warnings only (such as a run that did
+// not converge); "final" warnings and the closing summary; "iter" also the iteration table.
+bool shows(const std::string& display, int level, bool summary = false) {
     if (display == "off") return false;
-    if (level <= kLogWarn) return true;
-    return display == "iter";
+    if (level <= kLogWarn || display == "iter") return true;
+    return summary && display == "final";
 }
 }  // namespace
 
@@ -26,6 +28,10 @@ void Run::log_iteration_row(const IterationRecord& r) const {
 
 void Run::log(int level, const std::string& line) const {
     if (log_ && shows(settings_.display, level)) log_(level, line);
+}
+
+void Run::log_summary(const std::string& line) const {
+    if (log_ && shows(settings_.display, kLogInfo, true)) log_(kLogInfo, line);
 }
 
 }  // namespace libvbmc

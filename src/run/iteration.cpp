@@ -266,9 +266,9 @@ void Run::finish() {
     has_final_ = true;
     char line[256];
     std::snprintf(line, sizeof line, "Inference terminated: %s.", termination_message_.c_str());
-    log(kLogWarn, line);
+    log_summary(line);
     std::snprintf(line, sizeof line, "Estimated ELBO: %.3f +/- %.3f.", final_.elbo, final_.elbo_sd);
-    log(kLogWarn, line);
+    log_summary(line);
     if (!converged_) log(kLogWarn, "Caution: the returned variational solution may not have converged.");
 }
 

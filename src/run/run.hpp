@@ -77,6 +77,7 @@ private:
     void draw_initial_design(const double* x0);
     std::vector<double> next_active_point();
     void log(int level, const std::string& line) const;
+    void log_summary(const std::string& line) const;  // the closing lines, shown by display "final" too
     void log_iteration_row(const IterationRecord& r) const;
     int find_pending(const double* x) const;
     void rebuild_surrogates(const std::vector<std::vector<double>>& thetas);

@@ -22,6 +22,21 @@ constexpr double kLogDblMax = 709.78271289338397;
 
 std::string coordinate_name(int i) { return "coordinate " + std::to_string(i); }
 
+// Scratch space for one point: on the stack up to 64 coordinates (the API's VBMC_MAX_DIM), on the
+// heap beyond, so the transform keeps no state between calls.
+class PointScratch {
+public:
+    explicit PointScratch(int n) {
+        if (n > kStackDim) heap_.resize(static_cast<size_t>(n));
+    }
+    double* data() { return heap_.empty() ? stack_ : heap_.data(); }
+
+private:
+    static constexpr int kStackDim = 64;
+    double stack_[kStackDim];
+    std::vector<double> heap_;
+};
+
 // Flag in the serialised kind byte: a rotation and scale follow the centring.
 constexpr uint8_t kRotoscalingFlag = 0x80;
 
@@ -182,8 +197,8 @@ void ParameterTransform::warped_point(const double* z, double* y) const {
 // z = diag(1 / scale) R^T u. x and z may alias.
 void ParameterTransform::to_unbounded(const double* x, double* z) const {
     const int n = dim();
-    thread_local std::vector<double> centred;
-    centred.resize(static_cast<size_t>(n));
+    PointScratch scratch(n);
+    double* centred = scratch.data();
     for (int i = 0; i < n; ++i) {
         if (!(x[i] >= lb_[i] && x[i] <= ub_[i]))
             throw_error(Code::arg, coordinate_name(i) + " of the point is NaN or outside its hard bounds");
@@ -204,9 +219,9 @@ void ParameterTransform::to_unbounded(const double* x, double* z) const {
 // Inverse map (PyVBMC ParameterTransformer.inverse). z and x may alias.
 void ParameterTransform::to_original(const double* z, double* x) const {
     const int n = dim();
-    thread_local std::vector<double> warped;
-    warped.resize(static_cast<size_t>(n));
-    warped_point(z, warped.data());
+    PointScratch scratch(n);
+    double* warped = scratch.data();
+    warped_point(z, warped);
     for (int i = 0; i < n; ++i) {
         const double value = from_warped(i, warped[i]);
         x[i] = std::fmin(std::fmax(value, std::nextafter(lb_[i], INFINITY)), std::nextafter(ub_[i], -INFINITY));
@@ -217,9 +232,9 @@ void ParameterTransform::to_original(const double* z, double* x) const {
 // constant of the linear stage. Each term is finite or -inf, so the sum never becomes NaN.
 double ParameterTransform::log_abs_det_jacobian(const double* z) const {
     const int n = dim();
-    thread_local std::vector<double> warped;
-    warped.resize(static_cast<size_t>(n));
-    warped_point(z, warped.data());
+    PointScratch scratch(n);
+    double* warped = scratch.data();
+    warped_point(z, warped);
     double total = 0.0;
     for (int i = 0; i < n; ++i) total += log_dx_dy(i, warped[i]) + std::log(delta_[i]);
     for (double s : scale_) total += std::log(s);

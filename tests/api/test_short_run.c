@@ -1,9 +1,11 @@
 /* A short complete run (D = 1, 15 evaluations, cheap settings) through every call: the run that
  * the valgrind memcheck step of scripts/check-sanitizers checks. It reaches several iterations,
- * a failed value, a checkpoint round trip, the final boost and every posterior call. */
+ * a failed value, a checkpoint round trip, the final boost and every posterior call. Also which
+ * lines each display level passes to the logger. */
 #define _POSIX_C_SOURCE 200809L
 #include <math.h>
 #include <stdio.h>
+#include <string.h>
 #include <unistd.h>
 
 #include <vbmc/vbmc.h>
@@ -60,7 +62,64 @@ static void test_short_run(void **state) {
     vbmc_destroy(run);
 }
 
+/* Lines a logger received, by kind. */
+typedef struct {
+    int table, summary, warnings, other;
+} log_counts;
+
+static void count_line(void *userdata, int level, const char *line) {
+    log_counts *counts = (log_counts *)userdata;
+    if (level <= VBMC_LOG_WARN)
+        ++counts->warnings;
+    else if (strncmp(line, "Inference terminated", 20) == 0 || strncmp(line, "Estimated ELBO", 14) == 0)
+        ++counts->summary;
+    else if (level == VBMC_LOG_INFO)
+        ++counts->table;
+    else
+        ++counts->other;
+}
+
+/* The same short run (without the failed value, so no warning) under each display level. */
+static log_counts run_with_display(const char *display) {
+    const double plb[1] = {-2}, pub[1] = {2};
+    vbmc_opts *opts = NULL;
+    vbmc *run = NULL;
+    log_counts counts = {0, 0, 0, 0};
+    assert_int_equal(vbmc_opts_create(&opts), VBMC_OK);
+    assert_int_equal(vbmc_opts_set(opts, "display", display), VBMC_OK);
+    assert_int_equal(vbmc_opts_set_int(opts, "max_fun_evals", 12), VBMC_OK);
+    assert_int_equal(vbmc_opts_set_int(opts, "fun_eval_start", 5), VBMC_OK);
+    assert_int_equal(vbmc_opts_set_int(opts, "ns_gp_max", 4), VBMC_OK);
+    assert_int_equal(vbmc_opts_set_int(opts, "ns_search", 256), VBMC_OK);
+    assert_int_equal(vbmc_opts_set_int(opts, "min_final_components", 5), VBMC_OK);
+    assert_int_equal(vbmc_create(&run, 1, NULL, NULL, NULL, plb, pub, opts), VBMC_OK);
+    vbmc_opts_destroy(opts);
+    assert_int_equal(vbmc_set_logger(run, count_line, &counts), VBMC_OK);
+    double x[1];
+    while (vbmc_ask(run, x) == VBMC_OK) assert_int_equal(vbmc_tell(run, x, -0.5 * x[0] * x[0], 0.0), VBMC_OK);
+    vbmc_destroy(run);
+    assert_int_equal(counts.other, 0);
+    return counts;
+}
+
+/* display: "iter" shows the table and the summary, "final" only the summary, "notify" and "off"
+ * neither; warnings (here: the 12-evaluation budget ends the run unconverged) for all but "off". */
+static void test_display_levels(void **state) {
+    (void)state;
+    const log_counts iter = run_with_display("iter"), final = run_with_display("final"),
+                     notify = run_with_display("notify"), off = run_with_display("off");
+    assert_true(iter.table >= 3);
+    assert_int_equal(iter.summary, 2);
+    assert_true(iter.warnings >= 1);
+    assert_int_equal(final.table, 0);
+    assert_int_equal(final.summary, 2);
+    assert_int_equal(final.warnings, iter.warnings);
+    assert_int_equal(notify.table + notify.summary, 0);
+    assert_int_equal(notify.warnings, iter.warnings);
+    assert_int_equal(off.table + off.summary + off.warnings, 0);
+}
+
 int main(void) {
-    const struct CMUnitTest tests[] = {cmocka_unit_test(test_short_run)};
+    const struct CMUnitTest tests[] = {cmocka_unit_test(test_short_run), cmocka_unit_test(test_display_levels)};
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
