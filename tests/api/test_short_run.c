@@ -12,19 +12,25 @@
 
 #include "test_util.h"
 
-static void test_short_run(void **state) {
-    (void)state;
-    const double lb[1] = {-5}, ub[1] = {5}, plb[1] = {-2}, pub[1] = {2};
+/* Options of a cheap short run: display level, budget, and small samples and searches. */
+static vbmc_opts *cheap_options(const char *display, long long max_fun_evals) {
     vbmc_opts *opts = NULL;
-    vbmc *run = NULL;
     assert_int_equal(vbmc_opts_create(&opts), VBMC_OK);
-    assert_int_equal(vbmc_opts_set(opts, "display", "off"), VBMC_OK);
-    assert_int_equal(vbmc_opts_set_int(opts, "max_fun_evals", 15), VBMC_OK);
+    assert_int_equal(vbmc_opts_set(opts, "display", display), VBMC_OK);
+    assert_int_equal(vbmc_opts_set_int(opts, "max_fun_evals", max_fun_evals), VBMC_OK);
     assert_int_equal(vbmc_opts_set_int(opts, "fun_eval_start", 5), VBMC_OK);
-    assert_int_equal(vbmc_opts_set_int(opts, "fun_evals_per_iter", 2), VBMC_OK);
     assert_int_equal(vbmc_opts_set_int(opts, "ns_gp_max", 4), VBMC_OK);
     assert_int_equal(vbmc_opts_set_int(opts, "ns_search", 256), VBMC_OK);
     assert_int_equal(vbmc_opts_set_int(opts, "min_final_components", 5), VBMC_OK);
+    return opts;
+}
+
+static void test_short_run(void **state) {
+    (void)state;
+    const double lb[1] = {-5}, ub[1] = {5}, plb[1] = {-2}, pub[1] = {2};
+    vbmc_opts *opts = cheap_options("off", 15);
+    vbmc *run = NULL;
+    assert_int_equal(vbmc_opts_set_int(opts, "fun_evals_per_iter", 2), VBMC_OK);
     assert_int_equal(vbmc_create(&run, 1, NULL, lb, ub, plb, pub, opts), VBMC_OK);
     vbmc_opts_destroy(opts);
     char path[64];
@@ -82,16 +88,9 @@ static void count_line(void *userdata, int level, const char *line) {
 /* The same short run (without the failed value, so no warning) under each display level. */
 static log_counts run_with_display(const char *display) {
     const double plb[1] = {-2}, pub[1] = {2};
-    vbmc_opts *opts = NULL;
+    vbmc_opts *opts = cheap_options(display, 12);
     vbmc *run = NULL;
     log_counts counts = {0, 0, 0, 0};
-    assert_int_equal(vbmc_opts_create(&opts), VBMC_OK);
-    assert_int_equal(vbmc_opts_set(opts, "display", display), VBMC_OK);
-    assert_int_equal(vbmc_opts_set_int(opts, "max_fun_evals", 12), VBMC_OK);
-    assert_int_equal(vbmc_opts_set_int(opts, "fun_eval_start", 5), VBMC_OK);
-    assert_int_equal(vbmc_opts_set_int(opts, "ns_gp_max", 4), VBMC_OK);
-    assert_int_equal(vbmc_opts_set_int(opts, "ns_search", 256), VBMC_OK);
-    assert_int_equal(vbmc_opts_set_int(opts, "min_final_components", 5), VBMC_OK);
     assert_int_equal(vbmc_create(&run, 1, NULL, NULL, NULL, plb, pub, opts), VBMC_OK);
     vbmc_opts_destroy(opts);
     assert_int_equal(vbmc_set_logger(run, count_line, &counts), VBMC_OK);
@@ -119,7 +118,23 @@ static void test_display_levels(void **state) {
     assert_int_equal(off.table + off.summary + off.warnings, 0);
 }
 
+/* Without x0 the first asked point is the centre of the plausible box in the original space, also
+ * for bounded coordinates (where the transformed box is not symmetric about it). */
+static void test_default_x0_is_plausible_centre(void **state) {
+    (void)state;
+    const double lb[2] = {0, 0}, ub[2] = {INFINITY, 1}, plb[2] = {1, 0.1}, pub[2] = {6, 0.7};
+    vbmc_opts *opts = cheap_options("off", 20);
+    vbmc *run = NULL;
+    assert_int_equal(vbmc_create(&run, 2, NULL, lb, ub, plb, pub, opts), VBMC_OK);
+    vbmc_opts_destroy(opts);
+    double x[2];
+    assert_int_equal(vbmc_ask(run, x), VBMC_OK);
+    assert_true(x[0] == 3.5 && x[1] == 0.5 * (0.1 + 0.7));
+    vbmc_destroy(run);
+}
+
 int main(void) {
-    const struct CMUnitTest tests[] = {cmocka_unit_test(test_short_run), cmocka_unit_test(test_display_levels)};
+    const struct CMUnitTest tests[] = {cmocka_unit_test(test_short_run), cmocka_unit_test(test_display_levels),
+                                        cmocka_unit_test(test_default_x0_is_plausible_centre)};
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
