@@ -159,4 +159,18 @@ void symmetric_eigen(const Matrix& a, std::vector<double>& values, Matrix& vecto
     if (info > 0) throw_error(Code::numeric, "symmetric eigen-decomposition did not converge");
 }
 
+std::vector<double> least_squares(Matrix a, std::vector<double> b) {
+    const int m = a.rows, n = a.cols;
+    if (m < n || static_cast<int>(b.size()) != m)
+        throw_error(Code::internal, "least_squares: A is " + std::to_string(m) + " x " + std::to_string(n) +
+                                        " and b has " + std::to_string(b.size()) + " entries");
+    for (double v : a.data)
+        if (!std::isfinite(v)) throw_error(Code::numeric, "least squares: the matrix has a non-finite entry");
+    const lapack_int info = LAPACKE_dgels(LAPACK_ROW_MAJOR, 'N', m, n, 1, a.data.data(), n, b.data(), 1);
+    if (info < 0) throw_error(Code::internal, "LAPACKE_dgels: argument " + std::to_string(-info) + " invalid");
+    if (info > 0) throw_error(Code::numeric, "least squares: the matrix is rank deficient");
+    b.resize(static_cast<size_t>(n));
+    return b;
+}
+
 }  // namespace libvbmc

@@ -42,6 +42,11 @@ void gemm(bool transpose_a, bool transpose_b, double alpha, const Matrix& a, con
 void gemv(bool transpose_a, double alpha, const Matrix& a, const double* x, double beta,
           double* y);
 
+// The x[n] minimising ||A x - b|| for A (m x n, m >= n, full column rank) and b[m], by QR
+// (LAPACKE_dgels), which keeps the accuracy the normal equations would square away. Throws
+// Error(numeric) when A is rank deficient or holds a non-finite entry.
+std::vector<double> least_squares(Matrix a, std::vector<double> b);
+
 // Symmetric eigen-decomposition A = V diag(values) V^T (values ascending, columns of V are
 // eigenvectors). Throws Error(numeric) on failure.
 void symmetric_eigen(const Matrix& a, std::vector<double>& values, Matrix& vectors);
