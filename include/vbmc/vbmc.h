@@ -27,7 +27,7 @@ extern "C" {
 #endif
 
 #define VBMC_VERSION_MAJOR 0
-#define VBMC_VERSION_MINOR 1
+#define VBMC_VERSION_MINOR 2
 #define VBMC_VERSION_PATCH 0
 
 /* Largest dimension a run accepts. */
@@ -128,7 +128,9 @@ VBMC_API const char *vbmc_opts_help(int index);
 /* Create a run in dimension dim (1 <= dim <= VBMC_MAX_DIM).
  *   x0[dim]   starting point; NULL means the centre of the plausible box. Finite, lb < x0 < ub.
  *   lb[dim], ub[dim]  hard bounds; NULL means unbounded; entries may be -INFINITY / +INFINITY.
- *   plb[dim], pub[dim]  finite plausible box, lb < plb < pub < ub; required.
+ *   plb[dim], pub[dim]  finite plausible box, lb < plb < pub < ub; required. Where it is far wider
+ *             than the posterior (e.g. set from the prior), the run first locates the posterior's
+ *             mass and re-centres the box on it (option locate; see README, "Reading the results").
  *   opts      NULL for defaults; copied, so the caller may destroy it right after the call.
  * *out receives a run owned by the caller, released with vbmc_destroy. On error *out is NULL and,
  * since no run exists, the message is read with vbmc_last_error(NULL).
@@ -192,9 +194,24 @@ VBMC_API vbmc_status vbmc_pending_point(const vbmc *run, int i, double *x);
 /* A scalar fact about the run, by name: "iteration", "func_count" (evaluations told, failures
  * included), "failed_count", "train_count" (points in the surrogate's training set), "elbo",
  * "elbo_sd", "components", "converged" (0/1), "warmup" (0/1), "finished" (0/1), "pending",
- * "stable_count", "gp_samples", "dim", "max_fun_evals". "elbo"/"elbo_sd" are NaN before the first
- * iteration. Errors: VBMC_E_ARG (NULL, unknown name). */
+ * "stable_count", "gp_samples", "dim", "max_fun_evals", "locating" (0/1: the locating stage is
+ * running), "locate_evals" (evaluations it asked for). "elbo"/"elbo_sd" are NaN before the first
+ * iteration.
+ * The verdict on a finished run's result (NaN before it has finished): "reliable" (0/1),
+ * "loo_error" (median leave-one-out error of the surrogate at the high-density evaluations),
+ * "mass_above_data" and "mass_unexplored" (fractions of the posterior lying where the surrogate
+ * predicts log joints above every evaluation, or has seen none), "best_value_gap" (how far the
+ * best evaluations rise above anything the posterior covers). "converged" is 1 only for a run
+ * that was stable and whose result is reliable; vbmc_result_message says why not.
+ * Errors: VBMC_E_ARG (NULL, unknown name). */
 VBMC_API vbmc_status vbmc_stat(const vbmc *run, const char *name, double *value);
+
+/* How the run ended, as sentences: why it stopped ("Inference terminated: the variational
+ * solution was stable for tol_stable_count evaluations.") and, when its result is unreliable,
+ * each reason ("The result is unreliable: 40% of the posterior lies where the surrogate has seen
+ * no evaluation ..."); "" while the run is going on or for a NULL or invalid run. Owned by the
+ * run, valid until its next call. */
+VBMC_API const char *vbmc_result_message(const vbmc *run);
 
 /* The log-joint callback used by vbmc_run: returns the log joint at x[dim]; it may set
  * *log_joint_sd to the noise SD of its estimate (it is 0 on entry). */

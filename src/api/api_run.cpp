@@ -99,6 +99,17 @@ VBMC_API const char* vbmc_last_error(const vbmc* run) {
     return run->error.c_str();
 }
 
+VBMC_API const char* vbmc_result_message(const vbmc* run) {
+    if (run == nullptr || run->magic != ::vbmc::kMagic) return "";
+    ::vbmc* handle = const_cast<::vbmc*>(run);
+    try {
+        handle->result_message = run->run->result_message();
+    } catch (...) {
+        handle->result_message.clear();
+    }
+    return handle->result_message.c_str();
+}
+
 VBMC_API int vbmc_dim(const vbmc* run) {
     if (run == nullptr || run->magic != ::vbmc::kMagic) return 0;
     return run->run->dim();

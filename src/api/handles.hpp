@@ -24,6 +24,7 @@ struct vbmc {
     uint64_t magic = kMagic;
     std::unique_ptr<libvbmc::Run> run;
     std::string error;
+    std::string result_message;  // vbmc_result_message's text, valid until the next call
     vbmc_log_fn log_fn = nullptr;
     void* log_userdata = nullptr;
     static constexpr uint64_t kMagic = 0x766d62632d72756eULL;  // "vmbc-run"

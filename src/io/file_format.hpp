@@ -11,7 +11,7 @@ namespace libvbmc {
 
 enum class FileKind { checkpoint, posterior };
 
-constexpr uint32_t kFileFormatVersion = 3;
+constexpr uint32_t kFileFormatVersion = 4;
 
 // Write payload to path atomically. Throws Error(io) naming the path and the system error.
 void write_container(const std::string& path, FileKind kind, const std::vector<uint8_t>& payload);

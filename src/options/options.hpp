@@ -59,6 +59,8 @@ struct Settings {
     int min_fun_evals, min_iter, min_final_components;
     bool do_final_boost;
     std::string component_scales;
+    std::string locate;
+    double locate_spread, locate_max_fraction;
     std::string search_acq_fcn;
     unsigned long long seed;
     int max_pending;

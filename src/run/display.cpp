@@ -16,11 +16,14 @@ bool shows(const std::string& display, int level, bool summary = false) {
 }
 }  // namespace
 
+void Run::log_table_header() const {
+    log(kLogInfo, " Iteration  f-count    Mean[ELBO]    Std[ELBO]    sKL-iter[q]   K[q]  Convergence  Action");
+}
+
 void Run::log_iteration_row(const IterationRecord& r) const {
     if (!log_ || !shows(settings_.display, kLogInfo)) return;
     char line[256];
-    if (r.iteration == 0)
-        log(kLogInfo, " Iteration  f-count    Mean[ELBO]    Std[ELBO]    sKL-iter[q]   K[q]  Convergence  Action");
+    if (r.iteration == 0 && locate_.phase == LocateState::Phase::pending) log_table_header();
     std::snprintf(line, sizeof line, "%8d %8d %13.3f %12.3f %14.3g %6d %12.3g  %s", r.iteration, r.func_count,
                   r.elbo, r.elbo_sd, r.skl, r.vp.k, r.r_index, r.action.c_str());
     log(kLogInfo, line);

@@ -98,6 +98,15 @@ double EvaluationLog::max_training_value() const {
     return best;
 }
 
+double EvaluationLog::typical_noise_sd() const {
+    std::vector<double> sd;
+    for (const Evaluation& e : evals_)
+        if (!e.failed && e.in_training) sd.push_back(e.log_joint_sd);
+    if (sd.empty()) return 0.0;
+    std::nth_element(sd.begin(), sd.begin() + static_cast<std::ptrdiff_t>(sd.size() / 2), sd.end());
+    return sd[sd.size() / 2];
+}
+
 void EvaluationLog::write(Writer& out) const {
     out.u64(evals_.size());
     for (const Evaluation& e : evals_) e.write(out);

@@ -56,6 +56,8 @@ public:
     void remap(const ParameterTransform& transform);
     // Largest finite transformed log joint among the training points (-inf if none).
     double max_training_value() const;
+    // Median noise SD told for the training points (0 if none, or for an exact target).
+    double typical_noise_sd() const;
 
     void write(Writer& out) const;
     static EvaluationLog read(Reader& in, int dim);

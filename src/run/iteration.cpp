@@ -128,7 +128,10 @@ void Run::end_iteration() {
     // Variational optimisation (paper 3.2, 3.6).
     const VariationalPosterior vp_old = vp_;
     if (iteration_ == 0) {
-        vp_ = vp_initial(dim_, 2, evals_[0].z.data(), rng_);
+        // PyVBMC starts the posterior at x0; after a locating stage, at the located top.
+        std::vector<double> start = evals_[0].z;
+        if (!locate_.located_x.empty()) transform_.to_unbounded(locate_.located_x.data(), start.data());
+        vp_ = vp_initial(dim_, 2, start.data(), rng_);
         if (settings_.component_scales == "all") vp_ = vp_with_component_scales(vp_);
     }
     const VpOptimSettings vs = vp_optim_settings();
@@ -175,8 +178,14 @@ void Run::end_iteration() {
     // (no point beyond max_fun_evals is ever asked, so a run held open there could not go on).
     const bool too_early = evals_.size() < settings_.min_fun_evals || iteration_ < settings_.min_iter;
     if (now.stable && settled && !too_early) {
-        finish_now = true;
-        termination_message_ = "the variational solution was stable for tol_stable_count evaluations";
+        // Stable is not enough: the surrogate must hold where the posterior puts its mass.
+        const ReliabilityCheck check = check_reliability(gp_, vp_, now.elbo_sd, evals_.typical_noise_sd());
+        if (check.reliable()) {
+            finish_now = true;
+            termination_message_ = "the variational solution was stable for tol_stable_count evaluations";
+        } else {
+            actions.push_back("stable but unreliable");
+        }
     }
 
     // End of warm-up (paper 3.5).
@@ -264,12 +273,18 @@ void Run::finish() {
         log_iteration_row(row);
     }
     has_final_ = true;
+    reliability_ = check_reliability(gp, final_.vp, final_.elbo_sd, evals_.typical_noise_sd());
+    has_verdict_ = true;
+    converged_ = converged_ && reliability_.reliable();
     char line[256];
     std::snprintf(line, sizeof line, "Inference terminated: %s.", termination_message_.c_str());
     log_summary(line);
     std::snprintf(line, sizeof line, "Estimated ELBO: %.3f +/- %.3f.", final_.elbo, final_.elbo_sd);
     log_summary(line);
-    if (!converged_) log(kLogWarn, "Caution: the returned variational solution may not have converged.");
+    if (!reliability_.reliable())
+        log(kLogWarn, "Caution: the result is unreliable: " + reliability_.summary() + ".");
+    else if (!converged_)
+        log(kLogWarn, "Caution: the returned variational solution may not have converged.");
 }
 
 }  // namespace libvbmc

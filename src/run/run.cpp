@@ -47,6 +47,17 @@ Run::Run(int dim, const double* x0, const double* lb, const double* ub, const do
     draw_initial_design(x0);
 }
 
+// A point drawn uniformly in the transformed plausible box, in the original space.
+std::vector<double> Run::uniform_in_plausible_box() {
+    std::vector<double> z(static_cast<size_t>(dim_)), x(static_cast<size_t>(dim_));
+    for (int d = 0; d < dim_; ++d) {
+        const size_t u = static_cast<size_t>(d);
+        z[u] = plb_z_[u] + rng_.uniform() * (pub_z_[u] - plb_z_[u]);
+    }
+    transform_.to_original(z.data(), x.data());
+    return x;
+}
+
 // Initial design (paper section 3.5): x0 (by default the centre of the plausible box, as PyVBMC),
 // then draws uniform in the transformed plausible box.
 void Run::draw_initial_design(const double* x0) {
@@ -56,15 +67,7 @@ void Run::draw_initial_design(const double* x0) {
         start[u] = x0 != nullptr ? x0[d] : 0.5 * (plb_x_[u] + pub_x_[u]);
     }
     design_queue_.push_back(start);
-    for (int i = 1; i < settings_.fun_eval_start; ++i) {
-        std::vector<double> z(static_cast<size_t>(dim_)), x(static_cast<size_t>(dim_));
-        for (int d = 0; d < dim_; ++d) {
-            const size_t u = static_cast<size_t>(d);
-            z[u] = plb_z_[u] + rng_.uniform() * (pub_z_[u] - plb_z_[u]);
-        }
-        transform_.to_original(z.data(), x.data());
-        design_queue_.push_back(x);
-    }
+    for (int i = 1; i < settings_.fun_eval_start; ++i) design_queue_.push_back(uniform_in_plausible_box());
 }
 
 int Run::find_pending(const double* x) const {
@@ -93,12 +96,13 @@ bool Run::ask(double* x) {
                                      " pending fill the budget max_fun_evals = " + std::to_string(settings_.max_fun_evals) +
                                      "; tell or abandon a pending point first");
     std::vector<double> point;
-    if (in_initial_design_) {
+    if (locate_.active()) point = next_locate_point();  // empty when the stage has just ended
+    if (point.empty() && in_initial_design_) {
         if (design_queue_.empty())
             throw_error(Code::state, "every initial-design point is pending; tell their values before asking again");
         point = design_queue_.front();
         design_queue_.erase(design_queue_.begin());
-    } else {
+    } else if (point.empty()) {
         point = next_active_point();
     }
     pending_.push_back(point);
@@ -147,6 +151,7 @@ void Run::tell(const double* x, double log_joint, double log_joint_sd) {
                                  "bitwise from the asked point)");
     record_evaluation(x, log_joint, log_joint_sd, false);
     pending_.erase(pending_.begin() + index);
+    locate_after_tell(evals_.size() - 1);
     // A point still pending when the run finished: its value is kept in the history, the final
     // posterior stays as it is.
     if (finished_) return;
@@ -175,7 +180,11 @@ void Run::abandon(const double* x) {
     validate_point(x, "x");
     const int index = find_pending(x);
     if (index < 0) throw_error(Code::state, "x is not a pending point");
-    if (in_initial_design_) design_queue_.insert(design_queue_.begin(), pending_[static_cast<size_t>(index)]);
+    if (locate_.active()) {
+        abandon_locate_point(x);
+    } else if (in_initial_design_) {
+        design_queue_.insert(design_queue_.begin(), pending_[static_cast<size_t>(index)]);
+    }
     pending_.erase(pending_.begin() + index);
 }
 
@@ -184,6 +193,7 @@ void Run::abandon(const double* x) {
 bool Run::batch_complete() const {
     if (finished_) return false;
     const bool budget_spent = evals_.size() >= settings_.max_fun_evals;
+    if (locate_.active()) return budget_spent;
     if (in_initial_design_) return (design_queue_.empty() && pending_.empty()) || budget_spent;
     return batch_told_ >= settings_.fun_evals_per_iter || budget_spent;
 }
@@ -199,30 +209,34 @@ void Run::after_tell() {
     }
 }
 
-void Run::close_batch() {
-    if (in_initial_design_) {
-        const bool budget_spent = evals_.size() >= settings_.max_fun_evals;
-        // The surrogate needs a few finite values: extend the design with more uniform draws.
-        if (static_cast<int>(evals_.training_index().size()) < 3 && !budget_spent) {
-            for (int i = 0; i < settings_.fun_evals_per_iter; ++i) {
-                std::vector<double> z(static_cast<size_t>(dim_)), xx(static_cast<size_t>(dim_));
-                for (int d = 0; d < dim_; ++d) {
-                    const size_t u = static_cast<size_t>(d);
-                    z[u] = plb_z_[u] + rng_.uniform() * (pub_z_[u] - plb_z_[u]);
-                }
-                transform_.to_original(z.data(), xx.data());
-                design_queue_.push_back(xx);
-            }
-            log(kLogWarn, "fewer than 3 finite values in the initial design; drawing more points");
-            return;
-        }
-        if (static_cast<int>(evals_.training_index().size()) < 1) {
-            finished_ = true;
-            termination_message_ = "the budget was spent without a single finite log-joint value";
-            log(kLogWarn, termination_message_);
-            return;
-        }
+// The end of the initial design: more points while fewer than 3 values are finite, the end of a
+// run with none, the locating stage when it is due (or the end of one the budget cut short).
+// Returns true when the first iteration should run now.
+bool Run::close_initial_design() {
+    const bool budget_spent = evals_.size() >= settings_.max_fun_evals;
+    const int finite = static_cast<int>(evals_.training_index().size());
+    if (finite < 3 && !budget_spent) {
+        for (int i = 0; i < settings_.fun_evals_per_iter; ++i) design_queue_.push_back(uniform_in_plausible_box());
+        log(kLogWarn, "fewer than 3 finite values in the initial design; drawing more points");
+        return false;
     }
+    if (finite < 1) {
+        finished_ = true;
+        termination_message_ = "the budget was spent without a single finite log-joint value";
+        log(kLogWarn, termination_message_);
+        return false;
+    }
+    if (locate_.active()) finish_locating();
+    std::string reason;
+    if (!budget_spent && locate_due(reason)) {
+        start_locating(reason);
+        return false;
+    }
+    return true;
+}
+
+void Run::close_batch() {
+    if (in_initial_design_ && !close_initial_design()) return;
     Run before = *this;
     try {
         end_iteration();
@@ -261,7 +275,22 @@ double Run::stat(const std::string& name) const {
     if (name == "r_index") return last ? last->r_index : INFINITY;
     if (name == "dim") return dim_;
     if (name == "max_fun_evals") return settings_.max_fun_evals;
+    if (name == "reliable") return has_verdict_ ? (reliability_.reliable() ? 1 : 0) : NAN;
+    if (name == "loo_error") return has_verdict_ ? reliability_.loo_error : NAN;
+    if (name == "mass_above_data") return has_verdict_ ? reliability_.mass_above_data : NAN;
+    if (name == "mass_unexplored") return has_verdict_ ? reliability_.mass_unexplored : NAN;
+    if (name == "best_value_gap") return has_verdict_ ? reliability_.best_value_gap : NAN;
+    if (name == "locating") return locate_.active() ? 1 : 0;
+    if (name == "locate_evals") return locate_.spent;
     throw_error(Code::arg, "unknown statistic \"" + name + "\"");
+}
+
+std::string Run::result_message() const {
+    if (!finished_) return "";
+    std::string message = "Inference terminated: " + termination_message_ + ".";
+    if (has_verdict_ && !reliability_.reliable()) message += " The result is unreliable: " + reliability_.summary() + ".";
+    else if (has_final_ && !converged_) message += " The returned solution may not have converged.";
+    return message;
 }
 
 PosteriorSnapshot Run::posterior() const {

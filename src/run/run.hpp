@@ -10,14 +10,16 @@
 #include <string>
 #include <vector>
 
-#include "gp/gp.hpp"
 #include "acquisition/acq_settings.hpp"
+#include "gp/gp.hpp"
 #include "elbo/vp_optim_settings.hpp"
 #include "gp/train.hpp"
 #include "options/options.hpp"
 #include "run/evaluations.hpp"
 #include "run/history.hpp"
+#include "run/locate_state.hpp"
 #include "run/posterior.hpp"
+#include "run/reliability.hpp"
 #include "transforms/parameter_transform.hpp"
 #include "util/rng.hpp"
 #include "vp/vp.hpp"
@@ -47,6 +49,8 @@ public:
     // Scalar facts by name; throws Error(arg) for an unknown name.
     double stat(const std::string& name) const;
     bool finished() const { return finished_; }
+    // Why the run stopped and, if its result is unreliable, why ("" before it has finished).
+    std::string result_message() const;
     // Counts a tell towards option checkpoint_every; true when a checkpoint is due now.
     bool checkpoint_due();
     bool has_posterior() const { return !history_.empty(); }
@@ -63,6 +67,7 @@ private:
     void record_evaluation(const double* x, double log_joint, double log_joint_sd, bool extra);
     bool batch_complete() const;
     void after_tell();
+    bool close_initial_design();
     void close_batch();
     void end_iteration();
     void train_surrogate(IterationRecord& record);
@@ -75,12 +80,34 @@ private:
     VpOptimSettings vp_optim_settings() const;
     AcqSettings acq_settings(int point_in_batch) const;
     void draw_initial_design(const double* x0);
+    std::vector<double> uniform_in_plausible_box();
     std::vector<double> next_active_point();
     void log(int level, const std::string& line) const;
     void log_summary(const std::string& line) const;  // the closing lines, shown by display "final" too
+    void log_table_header() const;
     void log_iteration_row(const IterationRecord& r) const;
     int find_pending(const double* x) const;
     void rebuild_surrogates(const std::vector<std::vector<double>>& thetas);
+    // The locating stage (run/locate_step.cpp).
+    bool locate_due(std::string& reason) const;
+    double locate_tolerance() const;
+    int locate_budget_left() const;
+    void start_locating(const std::string& reason);
+    void start_search(std::vector<int> members);
+    int search_centre() const;
+    std::vector<double> next_locate_point();
+    std::vector<double> next_valley_probe();
+    const LocatedTop& best_top() const;
+    void locate_after_tell(int index);
+    void abandon_locate_point(const double* x);
+    int keep_search_top();
+    void end_search();
+    double gaussian_tail(const LocatedTop& top, const std::vector<double>& z) const;
+    void judge_segment(int candidate);
+    int valley_start(const std::vector<int>& points) const;
+    void finish_locating();
+    void recentre_on_tops();
+    void log_locate_row() const;
 
     // Fixed at creation.
     int dim_ = 0;
@@ -108,6 +135,7 @@ private:
     int stop_sampling_n_ = 0;       // training-set size at which GP sampling stopped (0: sampling)
     std::vector<int> data_trim_list_;
     int tells_since_checkpoint_ = 0;
+    LocateState locate_;
     int warping_count_ = 0;              // rotoscalings attempted (an undone one counts twice)
     int last_warping_ = kNever;          // iteration of the last attempt
     int last_successful_warping_ = kNever;
@@ -122,6 +150,8 @@ private:
     bool has_final_ = false;
     PosteriorSnapshot final_;        // the returned (boosted) posterior, once finished_
     std::string termination_message_;
+    bool has_verdict_ = false;       // reliability_ holds the verdict on the returned posterior
+    ReliabilityCheck reliability_;
 
     LogSink log_;                    // not saved
 };

@@ -35,6 +35,7 @@ void Run::write(Writer& out) const {
     out.i64(stop_sampling_n_);
     out.ints(data_trim_list_);
     out.i64(tells_since_checkpoint_);
+    locate_.write(out);
     out.i64(warping_count_);
     out.i64(last_warping_);
     out.i64(last_successful_warping_);
@@ -50,6 +51,8 @@ void Run::write(Writer& out) const {
     out.boolean(has_final_);
     if (has_final_) final_.write(out);
     out.text(termination_message_);
+    out.boolean(has_verdict_);
+    if (has_verdict_) reliability_.write(out);
 }
 
 Run Run::read(Reader& in) {
@@ -98,6 +101,7 @@ Run Run::read(Reader& in) {
     run.stop_sampling_n_ = static_cast<int>(in.bounded(0, 1 << 30, "stop_sampling"));
     run.data_trim_list_ = in.ints();
     run.tells_since_checkpoint_ = static_cast<int>(in.bounded(0, 1 << 30, "tells since checkpoint"));
+    run.locate_ = LocateState::read(in, dim, run.evals_.size());
     run.warping_count_ = static_cast<int>(in.bounded(0, 1 << 30, "warping count"));
     run.last_warping_ = static_cast<int>(in.bounded(kNever, 1 << 30, "last warping"));
     run.last_successful_warping_ = static_cast<int>(in.bounded(kNever, 1 << 30, "last successful warping"));
@@ -123,6 +127,8 @@ Run Run::read(Reader& in) {
     run.has_final_ = in.boolean();
     if (run.has_final_) run.final_ = PosteriorSnapshot::read(in);
     run.termination_message_ = in.text();
+    run.has_verdict_ = in.boolean();
+    if (run.has_verdict_) run.reliability_ = ReliabilityCheck::read(in);
     if (in.remaining() != 0) throw_error(Code::format, "the checkpoint has trailing bytes");
     if (!run.in_initial_design_) {
         if (thetas.empty()) throw_error(Code::format, "the checkpoint has no surrogate after the initial design");

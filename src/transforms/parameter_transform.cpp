@@ -114,6 +114,10 @@ ParameterTransform::ParameterTransform(int dim, const double* lb, const double* 
     }
 }
 
+ParameterTransform ParameterTransform::with_plausible_box(const double* plb, const double* pub) const {
+    return ParameterTransform(dim(), lb_.data(), ub_.data(), plb, pub, kind_);
+}
+
 void ParameterTransform::classify_coordinates() {
     coordinate_.resize(lb_.size());
     for (size_t i = 0; i < lb_.size(); ++i) {

@@ -42,6 +42,9 @@ public:
                        Bounded kind);
 
     int dim() const { return static_cast<int>(lb_.size()); }
+    // The same hard bounds and bounded kind centred on another plausible box (no linear stage);
+    // throws Error(arg) as the constructor does.
+    ParameterTransform with_plausible_box(const double* plb, const double* pub) const;
     Bounded bounded_kind() const { return kind_; }
 
     // x (original, inside [lb, ub]) -> z (unbounded). Points on or within rounding of a finite bound

@@ -1,7 +1,8 @@
 // libFuzzer target: random sequences of API calls with random values on one run. The input is
 // read as a stream of operation codes and operands; a run in dimension 1..3 with a small budget
 // and cheap search settings is driven through ask / tell (finite, NaN, +-Inf, noisy values) /
-// tell of foreign points / tell_extra / abandon / pending_point / stat / posterior / save+load.
+// tell of foreign points / tell_extra / abandon / pending_point / stat / posterior / save+load,
+// with or without the locating stage forced on.
 // Every call must return a status; the handle must stay usable; a run with nothing pending
 // must have a point to ask or be finished.
 #include <unistd.h>
@@ -80,7 +81,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     vbmc_opts_set_int(opts, "search_max_fun_evals", 40);
     vbmc_opts_set_int(opts, "ns_gp_max", 2);
     vbmc_opts_set_int(opts, "min_final_components", 2);
-    vbmc_opts_set(opts, "do_final_boost", (in.byte() & 1) ? "true" : "false");
+    const uint8_t flags = in.byte();
+    vbmc_opts_set(opts, "do_final_boost", (flags & 1) ? "true" : "false");
+    vbmc_opts_set(opts, "locate", (flags & 2) ? "on" : "auto");  // the locating stage, whatever the values
     std::vector<double> lb(static_cast<size_t>(dim)), ub(static_cast<size_t>(dim)), plb(static_cast<size_t>(dim)),
         pub(static_cast<size_t>(dim));
     const bool bounded = in.byte() & 1;

@@ -1,9 +1,11 @@
 /* Writes the seed corpora of the fuzz targets (tests/fuzz/corpus/<target>/) from real runs:
  * checkpoints during the initial design, after the first iterations and at the end, with and
  * without pending points, bounded and unbounded; posterior files; option lists; API scripts.
- * The load / post_load seeds start with the mode byte of their target (0: the file as is).
+ * The load / post_load seeds start with the mode byte of their target (0: the file as is, 1: its
+ * payload alone).
  *   cc make_corpus.c -lvbmc -lm && ./a.out tests/fuzz/corpus */
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,17 +14,37 @@
 
 static const char *root;
 
+static uint64_t read_u64(const unsigned char *p) {
+    uint64_t v = 0;
+    for (int i = 7; i >= 0; --i) v = (v << 8) | p[i];
+    return v;
+}
+
+/* Two seeds per file: mode byte 0 + the file as written, and mode byte 1 + its bare payload (the
+ * container's magic, version, writer version and length stripped, and its CRC), which the
+ * targets wrap in a valid container so that mutations reach the payload reader. */
 static void copy_with_mode(const char *from, const char *target, const char *name) {
+    static unsigned char bytes[1 << 22];
+    FILE *in = fopen(from, "rb");
+    if (!in) exit(1);
+    const size_t size = fread(bytes, 1, sizeof bytes, in);
+    fclose(in);
+    remove(from);
+    const size_t text_at = 8 + 4, payload_at = text_at + 8 + read_u64(bytes + text_at) + 8;
+    if (size < payload_at + 4) exit(1);
     char to[512];
     snprintf(to, sizeof to, "%s/%s/%s", root, target, name);
-    FILE *in = fopen(from, "rb"), *out = fopen(to, "wb");
-    if (!in || !out) exit(1);
+    FILE *out = fopen(to, "wb");
+    if (!out) exit(1);
     fputc(0, out);
-    int c;
-    while ((c = fgetc(in)) != EOF) fputc(c, out);
-    fclose(in);
+    fwrite(bytes, 1, size, out);
     fclose(out);
-    remove(from);
+    snprintf(to, sizeof to, "%s/%s/%s.payload", root, target, name);
+    out = fopen(to, "wb");
+    if (!out) exit(1);
+    fputc(1, out);
+    fwrite(bytes + payload_at, 1, size - payload_at - 4, out);
+    fclose(out);
 }
 
 static void write_text(const char *target, const char *name, const void *bytes, size_t size) {
@@ -34,9 +56,12 @@ static void write_text(const char *target, const char *name, const void *bytes, 
     fclose(out);
 }
 
+/* Width of the target: 1, or 1e-3 for a run that starts with the locating stage. */
+static double width = 1.0;
+
 static double target(const double *x, int dim) {
     double q = 0;
-    for (int d = 0; d < dim; ++d) q += (x[d] - 0.2) * (x[d] - 0.2);
+    for (int d = 0; d < dim; ++d) q += (x[d] - 0.2) * (x[d] - 0.2) / (width * width);
     return -0.5 * q;
 }
 
@@ -80,11 +105,16 @@ int main(int argc, char **argv) {
     snapshot("iter2_2d_bounded", 2, 1, 25, 17, 1);
     snapshot("finished_1d", 1, 0, 14, 14, 0);
     snapshot("finished_3d_bounded", 3, 1, 20, 20, 0);
+    width = 1e-3;
+    snapshot("locating_2d", 2, 0, 60, 16, 2);
+    snapshot("located_3d_bounded", 3, 1, 200, 150, 0);
+    width = 1.0;
     const char *option_lists[] = {
         "max_fun_evals=30\nseed=4\ndisplay=off\n",
         "fun_eval_start=3\nmax_pending=4\ndo_final_boost=false\nbounded_transform=logit\n",
         "tol_sd=1e-3\ntol_skl=0.5\nwarmup=false\nsearch_acq_fcn=us\n",
         "checkpoint_every=3\nns_search=100\nmin_final_components=2\nelbo_starts=1\n",
+        "locate=on\nlocate_spread=5\nlocate_max_fraction=0.2\n",
         "max_fun_evals=50*(D+2)\nseed=-1\nbogus=1\n=\n",
     };
     for (size_t i = 0; i < sizeof option_lists / sizeof option_lists[0]; ++i) {

@@ -88,6 +88,13 @@ class Posterior(unittest.TestCase):
         self.assertTrue(math.isfinite(self.post.elbo))
         self.assertEqual(self.post.elbo, self.run_.posterior().elbo)
 
+    def test_result_message_and_verdict(self):
+        self.assertTrue(self.run_.result_message().startswith("Inference terminated: "))
+        self.assertIn(self.run_.stat("reliable"), (0.0, 1.0))
+        fresh = vbmc.VBMC(None, None, [-2.0, -2.0], [2.0, 2.0], options={"display": "off"})
+        self.assertEqual(fresh.result_message(), "")
+        self.assertTrue(math.isnan(fresh.stat("reliable")))
+
     def test_shapes_and_reproducible_sampling(self):
         draws = self.post.sample(7, seed=11)
         self.assertEqual(draws.shape, (7, 2))

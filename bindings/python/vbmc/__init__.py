@@ -243,6 +243,10 @@ class VBMC:
         self._check(lib.vbmc_stat(self._handle, name.encode(), ctypes.byref(value)))
         return value.value
 
+    def result_message(self):
+        """How the run ended: why it stopped and, if its result is unreliable, why ("" while it runs)."""
+        return lib.vbmc_result_message(self._handle).decode()
+
     def posterior(self):
         """A Posterior snapshot (the final one once the run has finished)."""
         handle = ctypes.POINTER(_capi.Post)()

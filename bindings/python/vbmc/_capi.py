@@ -54,6 +54,7 @@ SIGNATURES = {
     "vbmc_abandon": (status_t, [POINTER(Run), double_p]),
     "vbmc_pending_point": (status_t, [POINTER(Run), c_int, double_p]),
     "vbmc_stat": (status_t, [POINTER(Run), c_char_p, double_p]),
+    "vbmc_result_message": (c_char_p, [POINTER(Run)]),
     "vbmc_run": (status_t, [POINTER(Run), log_joint_fn, c_void_p]),
     "vbmc_set_logger": (status_t, [POINTER(Run), log_fn, c_void_p]),
     "vbmc_save": (status_t, [POINTER(Run), c_char_p]),

@@ -1,0 +1,48 @@
+// What the locating stage (run/locate_step.cpp) remembers between calls: the searches run and the
+// tops they found, the design points still to probe for a valley towards the best top, and the
+// probes out. Written to checkpoints as it stands.
+#pragma once
+#include <cstdint>
+#include <vector>
+
+#include "io/serial.hpp"
+#include "linalg/matrix.hpp"
+#include "optim/trust_region_search.hpp"
+
+namespace libvbmc {
+
+// A top found by a search: the evaluation there and the search's covariance of it (transformed
+// space of the locating stage).
+struct LocatedTop {
+    int index = 0;
+    Matrix cov;
+};
+
+// A valley probe: the design point it tests, the point (original space) and what became of it.
+struct LocateProbe {
+    static constexpr int kNotAsked = -3, kOut = -2, kAbandoned = -1;
+    int candidate = 0;
+    std::vector<double> x;
+    int evaluation = kNotAsked;  // the evaluation told for it, or one of the states above
+    bool done() const { return evaluation >= 0 || evaluation == kAbandoned; }
+};
+
+struct LocateState {
+    enum class Phase : uint8_t { pending, searching, probing, done };
+    Phase phase = Phase::pending;
+    int first_evaluation = 0;          // evaluations told before the stage began (the design)
+    TrustRegionSearch search;          // the current search
+    std::vector<int> members;          // evaluations the current search climbs from (empty: all)
+    std::vector<LocatedTop> tops;
+    std::vector<int> candidates;       // design points still to probe, best first
+    std::vector<LocateProbe> probes;   // probes of the candidates under test, in segment order
+    int spent = 0;                     // evaluations the stage asked for and got told
+    std::vector<double> located_x;     // the centre chosen at the end (original space), or empty
+
+    bool active() const { return phase == Phase::searching || phase == Phase::probing; }
+    void write(Writer& out) const;
+    // Checks every evaluation index against n_evaluations.
+    static LocateState read(Reader& in, int dim, int n_evaluations);
+};
+
+}  // namespace libvbmc

@@ -1,0 +1,331 @@
+// The locating stage: when the plausible box is far wider than the posterior's mass (the initial
+// design's log-joint values spread over more than option locate_spread), derivative-free
+// trust-region searches (optim/trust_region_search.hpp) climb to the top before the surrogate is
+// asked to model it. Their evaluations count against the budget and stay in the evaluation log.
+//
+// After the first search, the design points its top explains least (highest above the top's
+// Gaussian tail) are probed for a valley on the segment between them and the top (a hill-valley
+// test, Ursem 1999, with a few points inside the segment); the first segment with a valley starts
+// a second search from its best point before the valley, so that a mode the first search missed
+// is climbed too. Then the plausible box, the transform's centring and the search box are re-centred: the
+// best top +- kLocatedBoxSds SDs of its covariance, widened to cover the other top when it is
+// about as high; training points far below the top are dropped as at a false-alarm end of warm-up.
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+
+#include "acquisition/search_bounds.hpp"
+#include "linalg/linalg.hpp"
+#include "run/run.hpp"
+#include "util/error.hpp"
+
+namespace libvbmc {
+
+namespace {
+constexpr double kActiveSearchBound = 2.0;     // PyVBMC active_search_bound, as at creation
+constexpr double kLocateInitialRadius = 0.1;   // trust radius, in plausible-box widths
+constexpr double kLocatedBoxSds = 2.0;         // half-width of the re-centred plausible box, in SDs
+constexpr int kValleyProbes = 3;               // design points probed for a valley towards the top
+constexpr int kProbesPerSegment = 3;           // probes along each of their segments
+constexpr int kMaxSearches = 2;                // the first search and one from across a valley
+}  // namespace
+
+bool Run::locate_due(std::string& reason) const {
+    if (settings_.locate == "off" || locate_.phase != LocateState::Phase::pending) return false;
+    std::vector<double> values;
+    for (int i : evals_.training_index()) values.push_back(evals_[i].log_joint_z());
+    if (values.size() < 3) return false;
+    std::sort(values.begin(), values.end());
+    const double spread = values.back() - values[values.size() / 2];
+    char text[256];
+    std::snprintf(text, sizeof text, "the initial design's log joint spreads over %.3g (maximum minus median)", spread);
+    reason = text;
+    return settings_.locate == "on" || spread > settings_.locate_spread;
+}
+
+// A top within max(1, D/2) of the best value is as good as the surrogate needs (the mass sits
+// about D/2 below it); widened by three times the typical noise SD told.
+double Run::locate_tolerance() const { return std::max(1.0, 0.5 * dim_) + 3.0 * evals_.typical_noise_sd(); }
+
+int Run::locate_budget_left() const {
+    return static_cast<int>(settings_.locate_max_fraction * settings_.max_fun_evals) - locate_.spent;
+}
+
+void Run::start_search(std::vector<int> members) {
+    const TrustRegionSettings ts{kLocateInitialRadius, 10.0, locate_tolerance(), std::max(1, locate_budget_left()),
+                                 evals_.typical_noise_sd()};
+    locate_.search = TrustRegionSearch(dim_, ts);
+    locate_.members = std::move(members);
+    locate_.phase = LocateState::Phase::searching;
+}
+
+void Run::start_locating(const std::string& reason) {
+    locate_.first_evaluation = evals_.size();
+    start_search({});
+    log_table_header();
+    char line[320];
+    std::snprintf(line, sizeof line, "Locating the posterior's mass first: %s, more than locate_spread = %g.",
+                  reason.c_str(), settings_.locate_spread);
+    log(kLogInfo, line);
+}
+
+// The point a search climbs from: the best of its members, or of every training point for the
+// first search.
+int Run::search_centre() const {
+    int best = -1;
+    for (int i : locate_.members.empty() ? evals_.training_index() : locate_.members)
+        if (!evals_[i].failed && evals_[i].in_training && (best < 0 || evals_[i].log_joint_z() > evals_[best].log_joint_z()))
+            best = i;
+    return best;
+}
+
+// Every training point shapes the search's model; its centre is its own best point.
+std::vector<double> Run::next_locate_point() {
+    if (locate_.phase == LocateState::Phase::probing) return next_valley_probe();
+    const int centre = search_centre();
+    Matrix z(0, dim_);
+    std::vector<double> y;
+    int centre_row = 0;
+    for (int i : evals_.training_index()) {
+        if (i == centre) centre_row = z.rows;
+        z.append_row(evals_[i].z.data(), dim_);
+        y.push_back(evals_[i].log_joint_z());
+    }
+    std::vector<double> point = locate_.search.propose(z, y, centre_row, rng_);
+    if (point.empty()) throw_error(Code::internal, "the locating search proposed no point while running");
+    std::vector<double> x(static_cast<size_t>(dim_));
+    transform_.to_original(point.data(), x.data());
+    transform_.to_unbounded(x.data(), point.data());  // the z a tell of x will record
+    locate_.search.move_last_proposal(point.data());
+    return x;
+}
+
+// The next probe to ask: the first not asked yet, or the kProbesPerSegment points of the segment
+// from the next candidate to the best top (transformed space, evenly inside it). With nothing
+// left to ask (the other probes are out) the stage ends and the answer is empty.
+std::vector<double> Run::next_valley_probe() {
+    auto next = std::find_if(locate_.probes.begin(), locate_.probes.end(),
+                             [](const LocateProbe& p) { return p.evaluation == LocateProbe::kNotAsked; });
+    if (next == locate_.probes.end() && !locate_.candidates.empty()) {
+        const int candidate = locate_.candidates.front();
+        locate_.candidates.erase(locate_.candidates.begin());
+        const std::vector<double>& from = evals_[candidate].z;
+        const std::vector<double>& to = evals_[best_top().index].z;
+        for (int k = 1; k <= kProbesPerSegment; ++k) {
+            const double t = static_cast<double>(k) / (kProbesPerSegment + 1);
+            std::vector<double> z(static_cast<size_t>(dim_)), x(z);
+            for (int d = 0; d < dim_; ++d) z[static_cast<size_t>(d)] = (1.0 - t) * from[static_cast<size_t>(d)] + t * to[static_cast<size_t>(d)];
+            transform_.to_original(z.data(), x.data());
+            locate_.probes.push_back({candidate, x});
+        }
+        next = locate_.probes.end() - kProbesPerSegment;
+    }
+    if (next == locate_.probes.end()) {
+        finish_locating();
+        return {};
+    }
+    next->evaluation = LocateProbe::kOut;
+    return next->x;
+}
+
+const LocatedTop& Run::best_top() const {
+    return *std::max_element(locate_.tops.begin(), locate_.tops.end(), [&](const LocatedTop& a, const LocatedTop& b) {
+        return evals_[a.index].log_joint_z() < evals_[b.index].log_joint_z();
+    });
+}
+
+void Run::locate_after_tell(int index) {
+    if (!locate_.active()) return;
+    const Evaluation& e = evals_[index];
+    ++locate_.spent;
+    const auto probe = std::find_if(locate_.probes.begin(), locate_.probes.end(), [&](const LocateProbe& p) {
+        return p.evaluation == LocateProbe::kOut && p.x == e.x;
+    });
+    if (probe != locate_.probes.end()) {
+        probe->evaluation = index;
+        judge_segment(probe->candidate);
+    } else if (locate_.phase == LocateState::Phase::searching) {
+        locate_.search.tell(e.z.data(), e.failed ? NAN : e.log_joint_z());
+        if (!locate_.members.empty()) locate_.members.push_back(index);
+        if (locate_.search.stop() != TrustRegionStop::running) end_search();
+    }
+    if (locate_.active() && locate_budget_left() <= 0) finish_locating();
+    else if (locate_.active() && locate_.spent % settings_.fun_evals_per_iter == 0) log_locate_row();
+}
+
+// The best point of the current search, with its covariance, is a top.
+int Run::keep_search_top() {
+    const int best = search_centre();
+    locate_.tops.push_back({best, locate_.search.covariance()});
+    return best;
+}
+
+// An abandoned point of the stage: a probe is dropped (the stage ends when it was the last thing
+// to wait for), a search forgets its proposal.
+void Run::abandon_locate_point(const double* x) {
+    const auto probe = std::find_if(locate_.probes.begin(), locate_.probes.end(), [&](const LocateProbe& p) {
+        return p.evaluation == LocateProbe::kOut && std::equal(p.x.begin(), p.x.end(), x);
+    });
+    if (probe != locate_.probes.end()) {
+        probe->evaluation = LocateProbe::kAbandoned;
+        judge_segment(probe->candidate);
+        return;
+    }
+    std::vector<double> z(static_cast<size_t>(dim_));
+    transform_.to_unbounded(x, z.data());
+    locate_.search.forget(z.data());
+}
+
+// A search has stopped: keep its top, then probe design points for a valley, or finish. The
+// candidates are the design points the top explains least: those highest above its Gaussian
+// tail, f(top) - 1/2 (z - z_top)^T cov^{-1} (z - z_top), by more than the tolerance.
+void Run::end_search() {
+    const int best = keep_search_top();
+    locate_.phase = LocateState::Phase::probing;
+    locate_.candidates.clear();
+    if (static_cast<int>(locate_.tops.size()) < kMaxSearches) {
+        std::vector<std::pair<double, int>> excess;
+        for (int i : evals_.training_index()) {
+            if (i >= locate_.first_evaluation || i == best) continue;
+            const double above = evals_[i].log_joint_z() - gaussian_tail(locate_.tops.back(), evals_[i].z);
+            if (above > locate_tolerance()) excess.push_back({above, i});
+        }
+        std::sort(excess.rbegin(), excess.rend());
+        for (size_t k = 0; k < excess.size() && k < static_cast<size_t>(kValleyProbes); ++k)
+            locate_.candidates.push_back(excess[k].second);
+    }
+    if (locate_.candidates.empty()) finish_locating();
+}
+
+// f(top) - 1/2 (z - z_top)^T cov^{-1} (z - z_top): the top's value extrapolated as a Gaussian.
+double Run::gaussian_tail(const LocatedTop& top, const std::vector<double>& z) const {
+    Matrix l;
+    cholesky_jitter(top.cov, l);
+    std::vector<double> offset(static_cast<size_t>(dim_));
+    for (int d = 0; d < dim_; ++d) offset[static_cast<size_t>(d)] = z[static_cast<size_t>(d)] - evals_[top.index].z[static_cast<size_t>(d)];
+    triangular_solve(l, false, offset.data());
+    double quad = 0.0;
+    for (double v : offset) quad += v * v;
+    return evals_[top.index].log_joint_z() - 0.5 * quad;
+}
+
+// Once every probe of a candidate's segment is in: the values along it, from the candidate through
+// the probes to the top, have a valley when one falls more than the tolerance below the highest
+// on each side of it (a failed or abandoned probe is left out). The best point before the valley
+// then starts the next search; otherwise the stage goes on to the next candidate, or ends.
+void Run::judge_segment(int candidate) {
+    std::vector<int> points = {candidate};
+    for (const LocateProbe& p : locate_.probes) {
+        if (p.candidate != candidate) continue;
+        if (!p.done()) return;
+        if (p.evaluation >= 0 && !evals_[p.evaluation].failed) points.push_back(p.evaluation);
+    }
+    points.push_back(best_top().index);
+    locate_.probes.erase(std::remove_if(locate_.probes.begin(), locate_.probes.end(),
+                                        [&](const LocateProbe& p) { return p.candidate == candidate; }),
+                         locate_.probes.end());
+    if (locate_.phase != LocateState::Phase::probing) return;
+    const int start = valley_start(points);
+    if (start >= 0) {
+        log(kLogInfo, "A valley lies between a design point and the top found: a second search climbs from there.");
+        locate_.probes.clear();
+        locate_.candidates.clear();
+        start_search({start});
+    } else if (locate_.candidates.empty() && locate_.probes.empty()) {
+        finish_locating();
+    }
+}
+
+// The evaluation to climb from when the values along `points` (in segment order) dip by more than
+// the tolerance below the highest on both sides: the highest before the deepest such dip; or -1.
+int Run::valley_start(const std::vector<int>& points) const {
+    const auto value = [&](int k) { return evals_[points[static_cast<size_t>(k)]].log_joint_z(); };
+    const int n = static_cast<int>(points.size());
+    int deepest = -1;
+    double deepest_drop = locate_tolerance();
+    for (int k = 1; k + 1 < n; ++k) {
+        double left = -INFINITY, right = -INFINITY;
+        for (int j = 0; j < k; ++j) left = std::max(left, value(j));
+        for (int j = k + 1; j < n; ++j) right = std::max(right, value(j));
+        const double drop = std::min(left, right) - value(k);
+        if (drop > deepest_drop) {
+            deepest_drop = drop;
+            deepest = k;
+        }
+    }
+    if (deepest < 0) return -1;
+    int best = 0;
+    for (int j = 1; j < deepest; ++j)
+        if (value(j) > value(best)) best = j;
+    return points[static_cast<size_t>(best)];
+}
+
+void Run::finish_locating() {
+    if (locate_.phase == LocateState::Phase::searching) keep_search_top();  // the budget ran out
+    locate_.phase = LocateState::Phase::done;
+    log_locate_row();
+    const LocatedTop& top = best_top();
+    char line[256];
+    std::snprintf(line, sizeof line, "The locating stage ends after %d evaluations and %d search%s: maximum log joint %.6g.",
+                  locate_.spent, static_cast<int>(locate_.tops.size()), locate_.tops.size() == 1 ? "" : "es",
+                  evals_[top.index].log_joint);
+    log(kLogInfo, line);
+    recentre_on_tops();
+}
+
+// New plausible box: the best top +- kLocatedBoxSds marginal SDs, widened to cover any other top
+// within twice the tolerance of it, mapped to the original space coordinate by coordinate (the
+// transform has no linear stage yet, and its coordinate maps are increasing). A coordinate whose
+// box would be too narrow to represent keeps its old box.
+void Run::recentre_on_tops() {
+    const Evaluation& best = evals_[best_top().index];
+    std::vector<double> low_z(static_cast<size_t>(dim_), INFINITY), high_z(static_cast<size_t>(dim_), -INFINITY);
+    for (const LocatedTop& top : locate_.tops) {
+        const Evaluation& e = evals_[top.index];
+        if (e.log_joint_z() < best.log_joint_z() - 2.0 * locate_tolerance()) continue;
+        for (int d = 0; d < dim_; ++d) {
+            const size_t u = static_cast<size_t>(d);
+            const double reach = kLocatedBoxSds * std::sqrt(std::max(top.cov(d, d), 0.0));
+            low_z[u] = std::min(low_z[u], e.z[u] - reach);
+            high_z[u] = std::max(high_z[u], e.z[u] + reach);
+        }
+    }
+    std::vector<double> low(static_cast<size_t>(dim_)), high(low);
+    transform_.to_original(low_z.data(), low.data());
+    transform_.to_original(high_z.data(), high.data());
+    const std::vector<double> centre = best.x;
+    for (int d = 0; d < dim_; ++d) {
+        const size_t u = static_cast<size_t>(d);
+        if (!(low[u] < high[u])) {
+            low[u] = plb_x_[u];
+            high[u] = pub_x_[u];
+        }
+    }
+    try {
+        transform_ = transform_.with_plausible_box(low.data(), high.data());
+    } catch (const Error& e) {
+        log(kLogWarn, std::string("The located box could not be used, the plausible box stays as given: ") + e.what());
+        return;
+    }
+    plb_x_ = low;
+    pub_x_ = high;
+    transform_.to_unbounded(low.data(), plb_z_.data());
+    transform_.to_unbounded(high.data(), pub_z_.data());
+    evals_.remap(transform_);
+    initial_search_bounds(plb_z_, pub_z_, lb_z_, ub_z_, kActiveSearchBound, lb_search_, ub_search_);
+    locate_.located_x = centre;
+    const double top = evals_.max_training_value();
+    for (int i : evals_.training_index())
+        if (evals_[i].log_joint_z() < top - settings_.warmup_keep_threshold_false_alarm) evals_[i].in_training = false;
+}
+
+void Run::log_locate_row() const {
+    double best = -INFINITY;
+    for (int i : evals_.training_index()) best = std::max(best, evals_[i].log_joint);
+    char line[256];
+    std::snprintf(line, sizeof line, "%8s %8d %13.3f %12s %14s %6s %12s  locate (maximum log joint; trust radius %.3g)",
+                  "-", evals_.size(), best, "", "", "", "", locate_.search.radius());
+    log(kLogInfo, line);
+}
+
+}  // namespace libvbmc

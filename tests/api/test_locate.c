@@ -1,0 +1,134 @@
+/* The locating stage through the public API: a narrow Gaussian inside a plausible box 10^4 times
+ * wider is found and fitted (the run converges with the right evidence and mean), a checkpoint
+ * taken while locating resumes bitwise, a good box skips the stage, and the closing verdict is
+ * readable with vbmc_result_message. */
+#define _POSIX_C_SOURCE 200809L
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <vbmc/vbmc.h>
+
+#include "test_util.h"
+
+#define DIM 3
+
+/* N(x; mu, diag(sd^2)): log evidence 0. */
+static const double kMu[DIM] = {1.234, -2.5, 0.4};
+static const double kSd[DIM] = {1e-3, 2e-3, 5e-4};
+
+static double narrow_gaussian(const double *x) {
+    double total = 0.0;
+    for (int d = 0; d < DIM; ++d) {
+        const double z = (x[d] - kMu[d]) / kSd[d];
+        total += -0.5 * z * z - log(kSd[d]) - 0.91893853320467274;  /* log sqrt(2 pi) */
+    }
+    return total;
+}
+
+static vbmc *wide_box_run(const char *locate) {
+    const double plb[DIM] = {-5, -5, -5}, pub[DIM] = {5, 5, 5};
+    vbmc_opts *opts = NULL;
+    vbmc *run = NULL;
+    assert_int_equal(vbmc_opts_create(&opts), VBMC_OK);
+    assert_int_equal(vbmc_opts_set(opts, "display", "off"), VBMC_OK);
+    assert_int_equal(vbmc_opts_set_int(opts, "seed", 3), VBMC_OK);
+    assert_int_equal(vbmc_opts_set(opts, "locate", locate), VBMC_OK);
+    assert_int_equal(vbmc_create(&run, DIM, NULL, NULL, NULL, plb, pub, opts), VBMC_OK);
+    vbmc_opts_destroy(opts);
+    return run;
+}
+
+static double stat(const vbmc *run, const char *name) {
+    double value = NAN;
+    assert_int_equal(vbmc_stat(run, name, &value), VBMC_OK);
+    return value;
+}
+
+/* Runs to the end; after `save_at` tells (0: never) the run is saved, destroyed and loaded. */
+static vbmc *finish(vbmc *run, int save_at) {
+    char path[64];
+    snprintf(path, sizeof path, "test_locate.ckpt.%ld", (long)getpid());
+    double x[DIM];
+    int told = 0;
+    while (vbmc_ask(run, x) == VBMC_OK) {
+        assert_int_equal(vbmc_tell(run, x, narrow_gaussian(x), 0.0), VBMC_OK);
+        if (++told == save_at) {
+            assert_int_equal(stat(run, "locating"), 1);
+            vbmc *loaded = NULL;
+            assert_int_equal(vbmc_save(run, path), VBMC_OK);
+            assert_int_equal(vbmc_load(&loaded, path), VBMC_OK);
+            vbmc_destroy(run);
+            run = loaded;
+        }
+    }
+    remove(path);
+    return run;
+}
+
+static void test_narrow_gaussian_in_a_box_ten_thousand_times_wider(void **state) {
+    (void)state;
+    vbmc *run = finish(wide_box_run("auto"), 0);
+    assert_true(stat(run, "locate_evals") > 0);
+    assert_int_equal(stat(run, "converged"), 1);
+    assert_int_equal(stat(run, "reliable"), 1);
+    vbmc_post *post = NULL;
+    double elbo, elbo_sd, mean[DIM];
+    assert_int_equal(vbmc_posterior(run, &post), VBMC_OK);
+    assert_int_equal(vbmc_post_elbo(post, &elbo, &elbo_sd), VBMC_OK);
+    assert_int_equal(vbmc_post_moments(post, mean, NULL), VBMC_OK);
+    assert_close(elbo, 0.0, 0.1);
+    for (int d = 0; d < DIM; ++d) assert_close(mean[d], kMu[d], 0.1 * kSd[d]);
+    assert_message_mentions(vbmc_result_message(run), "Inference terminated: the variational solution was stable");
+    vbmc_post_destroy(post);
+    vbmc_destroy(run);
+}
+
+/* Saved while locating, loaded and finished: bitwise the run that was never interrupted. */
+static void test_checkpoint_while_locating_resumes_bitwise(void **state) {
+    (void)state;
+    vbmc *straight = finish(wide_box_run("auto"), 0);
+    vbmc *resumed = finish(wide_box_run("auto"), 16);
+    const double a = stat(straight, "elbo"), b = stat(resumed, "elbo");
+    assert_memory_equal(&a, &b, sizeof a);
+    assert_int_equal(stat(straight, "func_count"), stat(resumed, "func_count"));
+    vbmc_destroy(straight);
+    vbmc_destroy(resumed);
+}
+
+/* A box around the mass: no locating stage; no verdict before the end. */
+static void test_a_good_box_skips_the_stage(void **state) {
+    (void)state;
+    const double plb[DIM] = {-2, -2, -2}, pub[DIM] = {2, 2, 2};
+    vbmc_opts *opts = NULL;
+    vbmc *run = NULL;
+    assert_int_equal(vbmc_opts_create(&opts), VBMC_OK);
+    assert_int_equal(vbmc_opts_set(opts, "display", "off"), VBMC_OK);
+    assert_int_equal(vbmc_opts_set_int(opts, "max_fun_evals", 40), VBMC_OK);
+    assert_int_equal(vbmc_create(&run, DIM, NULL, NULL, NULL, plb, pub, opts), VBMC_OK);
+    vbmc_opts_destroy(opts);
+    double x[DIM];
+    assert_int_equal(vbmc_ask(run, x), VBMC_OK);
+    assert_string_equal(vbmc_result_message(run), "");
+    assert_true(isnan(stat(run, "reliable")));
+    do {
+        double q = 0.0;
+        for (int d = 0; d < DIM; ++d) q += x[d] * x[d];
+        assert_int_equal(vbmc_tell(run, x, -0.5 * q, 0.0), VBMC_OK);
+    } while (vbmc_ask(run, x) == VBMC_OK);
+    assert_int_equal(stat(run, "locate_evals"), 0);
+    assert_false(isnan(stat(run, "reliable")));
+    assert_message_mentions(vbmc_result_message(run), "Inference terminated:");
+    assert_string_equal(vbmc_result_message(NULL), "");
+    vbmc_destroy(run);
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_narrow_gaussian_in_a_box_ten_thousand_times_wider),
+        cmocka_unit_test(test_checkpoint_while_locating_resumes_bitwise),
+        cmocka_unit_test(test_a_good_box_skips_the_stage),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
