@@ -52,7 +52,8 @@ int real_data_read(const char *path, real_data *data, char *error) {
     data->arrays = calloc(MAX_ARRAYS, sizeof(real_array));
     FILE *f = fopen(path, "r");
     if (!data->arrays || !f) {
-        snprintf(error, REAL_ERROR_SIZE, "cannot read %s (run bench/real/extract.py)", path);
+        snprintf(error, REAL_ERROR_SIZE,
+                 "cannot read %s (bench/run --real or bench/real/prepare.py writes it)", path);
         if (f) fclose(f);
         real_data_free(data);
         return -1;

@@ -1,5 +1,5 @@
 /* The data file of one real-posterior model: named arrays of numbers, written at run time by
- * bench/real/extract.py from a posteriordb data set (never committed, see bench/README.md).
+ * bench/real/posteriordb.py from a posteriordb data set (never committed, see bench/README.md).
  *
  * Format: lines starting with '#' are comments; then blocks "NAME COUNT" followed by COUNT
  * numbers separated by white space. Matrices are flattened row-major. */

@@ -5,7 +5,7 @@
  * an ordered or simplex type, the parameters are reparametrised to independent bounds with a
  * unit Jacobian (ordered pair -> first element and gap; simplex[2] -> its first element).
  *
- * The data come from a file written by bench/real/extract.py (real_data.h); nothing taken from
+ * The data come from a file written by bench/real/posteriordb.py (real_data.h); nothing taken from
  * posteriordb is compiled in. The ground truth lives in real_truth.h. */
 #ifndef VBMC_BENCH_REAL_MODELS_H
 #define VBMC_BENCH_REAL_MODELS_H
