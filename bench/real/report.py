@@ -31,7 +31,7 @@ def group_stats(runs):
     """Statistics of a group of runs. A run that did not finish counts as an infinite LML
     error (so it is never below 1), and as neither converged nor reliable."""
     done = [r for r in runs if r.get("status") == "VBMC_DONE"]
-    lml = [metric(r, "lml_err") if r in done else math.inf for r in runs]
+    lml = [metric(r, "lml_err") if r.get("status") == "VBMC_DONE" else math.inf for r in runs]
     recorded = [r for r in done if r.get("reliable") is not None]
     converged = [r for r in done if r.get("converged")]
     return {
