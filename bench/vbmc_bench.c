@@ -1,12 +1,15 @@
 /* vbmc_bench: one benchmark run of libvbmc on one problem, through the public C API only.
  *
  *   vbmc_bench --problem NAME --seed S --out FILE [--max-fun-evals N] [--trace]
- *              [--opt name=value ...]
- *   vbmc_bench --list
+ *              [--box prior|informed] [--noise SD] [--data-dir DIR] [--opt name=value ...]
+ *   vbmc_bench --list | --list-real
  *
  * Protocol (shared/bench/README.md, the paper's): budget 50*(D+2) evaluations, x0 uniform in the
  * plausible box drawn with the run's seed, plb/pub = the plausible box, no hard bounds, the
- * library's seed = the run's seed. Appends one JSON line to FILE ("-": standard output) with the
+ * library's seed = the run's seed. A real posterior ("real:NAME", bench/real) has its model's
+ * hard bounds and, as plausible box, its prior box or informed box (--box). With --noise SD,
+ * each log-joint value gets N(0, SD^2) noise from a stream of its own seeded by the run's seed,
+ * and SD is told as its noise SD. Appends one JSON line to FILE ("-": standard output) with the
  * accuracy metrics (|ELBO - lml| and gsKL), the overhead (wall and CPU time spent outside the
  * target, per run and per evaluation), the peak resident memory and, with --trace, the metrics of
  * the posterior snapshot at the end of every iteration. The trace snapshots are bench work and
@@ -24,11 +27,14 @@
 #include <vbmc/vbmc.h>
 
 #include "bench_rng.h"
+#include "bench_target.h"
 #include "gauss.h"
 #include "json_out.h"
-#include "problems.h"
 
 #define MAX_EXTRA_OPTIONS 32
+/* The noise stream's seed is the run's seed plus this ("noise" in ASCII), so it is independent
+ * of the stream that draws x0. */
+#define NOISE_STREAM 0x6E6F697365ull
 
 typedef struct bench_args {
     const char *problem;
@@ -38,6 +44,10 @@ typedef struct bench_args {
     int trace;
     int extra_count;
     const char *extra_options[MAX_EXTRA_OPTIONS]; /* "name=value" */
+    bench_box box;
+    const char *box_name;  /* as given, NULL if not given */
+    double noise_sd;       /* SD of the noise added to the log joint; 0: exact */
+    const char *data_dir;  /* where the real posteriors' data files are */
 } bench_args;
 
 /* Wall and process CPU clocks, in seconds. */
@@ -64,7 +74,7 @@ typedef struct accuracy {
     double mean[VBMC_MAX_DIM];
 } accuracy;
 
-static vbmc_status measure(const bench_problem *p, const vbmc_post *post, accuracy *acc) {
+static vbmc_status measure(const bench_target *p, const vbmc_post *post, accuracy *acc) {
     double cov[VBMC_MAX_DIM * VBMC_MAX_DIM];
     vbmc_status status = vbmc_post_elbo(post, &acc->elbo, &acc->elbo_sd);
     if (status < 0) return status;
@@ -81,7 +91,7 @@ static vbmc_status measure(const bench_problem *p, const vbmc_post *post, accura
  * if memory runs out or the posterior cannot be sampled. */
 #define FINAL_TRUE_ELBO_DRAWS 32768
 #define TRACE_TRUE_ELBO_DRAWS 4096
-static double true_elbo(const bench_problem *p, const vbmc_post *post, size_t n_draws,
+static double true_elbo(const bench_target *p, const vbmc_post *post, size_t n_draws,
                         double *elbo_true_sd) {
     const int dim = p->dim;
     double *draws = malloc(sizeof(double) * n_draws * (size_t)dim);
@@ -91,7 +101,7 @@ static double true_elbo(const bench_problem *p, const vbmc_post *post, size_t n_
         vbmc_post_log_pdf(post, n_draws, draws, log_q) == VBMC_OK) {
         double sum = 0.0, sum_sq = 0.0;
         for (size_t i = 0; i < n_draws; ++i) {
-            const double term = bench_log_joint(p, draws + i * (size_t)dim) - log_q[i];
+            const double term = bench_target_log_joint(p, draws + i * (size_t)dim) - log_q[i];
             sum += term;
             sum_sq += term * term;
         }
@@ -137,7 +147,7 @@ static double stat_or_nan(const vbmc *run, const char *name) {
  * and append it to the trace; the time spent is added to *spent (bench work, not overhead).
  * The iteration can end inside vbmc_ask or vbmc_tell, so this is called after both.
  * Returns -1 only if memory ran out. */
-static int record_new_iteration(const vbmc *run, const bench_problem *p, double *last_iteration,
+static int record_new_iteration(const vbmc *run, const bench_target *p, double *last_iteration,
                                 trace *t, clocks *spent) {
     const double iteration = stat_or_nan(run, "iteration");
     if (!(iteration > *last_iteration)) return 0;
@@ -173,13 +183,19 @@ static double load_average(void) {
 static void usage(FILE *stream) {
     fprintf(stream,
             "usage: vbmc_bench --problem NAME --seed S --out FILE [--max-fun-evals N] [--trace]\n"
+            "                  [--box prior|informed] [--noise SD] [--data-dir DIR]\n"
             "                  [--opt name=value ...]\n"
-            "       vbmc_bench --list   (problems: name, dimension, default budget)\n");
+            "       vbmc_bench --list        (synthetic problems: name, dimension, default budget)\n"
+            "       vbmc_bench --list-real   (real posteriors: name, dimension, default budget,\n"
+            "                                 posteriordb posterior)\n"
+            "--box and --data-dir apply to real:NAME problems only (default box prior, data dir\n"
+            "%s).\n", BENCH_REAL_DATA_DIR);
 }
 
 static int parse_args(int argc, char **argv, bench_args *args) {
     memset(args, 0, sizeof *args);
     args->seed = -1;
+    args->data_dir = BENCH_REAL_DATA_DIR;
     for (int i = 1; i < argc; ++i) {
         const char *arg = argv[i];
         const char *value = (i + 1 < argc) ? argv[i + 1] : NULL;
@@ -209,6 +225,21 @@ static int parse_args(int argc, char **argv, bench_args *args) {
                 fprintf(stderr, "vbmc_bench: --max-fun-evals needs a positive integer\n");
                 return -1;
             }
+        } else if (strcmp(arg, "--box") == 0) {
+            args->box_name = value;
+            if (strcmp(value, "prior") != 0 && strcmp(value, "informed") != 0) {
+                fprintf(stderr, "vbmc_bench: --box needs prior or informed\n");
+                return -1;
+            }
+            args->box = strcmp(value, "prior") == 0 ? BENCH_BOX_PRIOR : BENCH_BOX_INFORMED;
+        } else if (strcmp(arg, "--noise") == 0) {
+            args->noise_sd = strtod(value, &end);
+            if (*end || !(args->noise_sd >= 0.0) || !isfinite(args->noise_sd)) {
+                fprintf(stderr, "vbmc_bench: --noise needs a finite SD >= 0\n");
+                return -1;
+            }
+        } else if (strcmp(arg, "--data-dir") == 0) {
+            args->data_dir = value;
         } else if (strcmp(arg, "--opt") == 0) {
             if (!strchr(value, '=') || args->extra_count == MAX_EXTRA_OPTIONS) {
                 fprintf(stderr, "vbmc_bench: --opt needs name=value (at most %d)\n",
@@ -223,6 +254,10 @@ static int parse_args(int argc, char **argv, bench_args *args) {
     }
     if (!args->problem || args->seed < 0 || !args->out_path) {
         fprintf(stderr, "vbmc_bench: --problem, --seed and --out are required\n");
+        return -1;
+    }
+    if (args->box_name && strncmp(args->problem, BENCH_REAL_PREFIX, strlen(BENCH_REAL_PREFIX))) {
+        fprintf(stderr, "vbmc_bench: --box applies to real:NAME problems only\n");
         return -1;
     }
     return 0;
@@ -298,8 +333,24 @@ static int list_problems(void) {
     return 0;
 }
 
+static int list_real_problems(void) {
+    for (int i = 0; i < real_model_count; ++i)
+        printf("%s%s %d %d %s\n", BENCH_REAL_PREFIX, real_models[i]->name, real_models[i]->dim,
+               50 * (real_models[i]->dim + 2), real_models[i]->posterior);
+    return 0;
+}
+
+/* The log joint told to the run: the target's, plus N(0, noise_sd^2) noise where it is finite. */
+static double noisy_log_joint(const bench_target *p, const double *x, double noise_sd,
+                              bench_rng *noise) {
+    const double value = bench_target_log_joint(p, x);
+    if (noise_sd > 0.0 && isfinite(value)) return value + noise_sd * bench_rng_normal(noise);
+    return value;
+}
+
 int main(int argc, char **argv) {
     if (argc == 2 && strcmp(argv[1], "--list") == 0) return list_problems();
+    if (argc == 2 && strcmp(argv[1], "--list-real") == 0) return list_real_problems();
     if (argc == 2 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0)) {
         usage(stdout);
         return 0;
@@ -309,22 +360,23 @@ int main(int argc, char **argv) {
         usage(stderr);
         return 1;
     }
-    const bench_problem *p = bench_problem_find(args.problem);
-    if (!p) {
-        fprintf(stderr, "vbmc_bench: unknown problem %s (see --list)\n", args.problem);
+    bench_target target;
+    char open_error[512];
+    if (bench_target_open(&target, args.problem, args.box, args.data_dir, open_error,
+                          sizeof open_error) != 0) {
+        fprintf(stderr, "vbmc_bench: %s\n", open_error);
+        bench_target_close(&target);
         return 1;
     }
+    const bench_target *p = &target;
     const int dim = p->dim;
     const long long budget = args.max_fun_evals ? args.max_fun_evals : 50LL * (dim + 2);
 
-    /* x0 uniform in the plausible box, from the run's seed. */
-    double x0[VBMC_MAX_DIM], x[VBMC_MAX_DIM], lb[VBMC_MAX_DIM], ub[VBMC_MAX_DIM];
-    for (int i = 0; i < dim; ++i) {
-        lb[i] = -INFINITY; /* no hard bounds */
-        ub[i] = INFINITY;
-    }
-    bench_rng rng;
+    /* x0 uniform in the plausible box, from the run's seed; the noise from a stream of its own. */
+    double x0[VBMC_MAX_DIM], x[VBMC_MAX_DIM];
+    bench_rng rng, noise;
     bench_rng_seed(&rng, (uint64_t)args.seed);
+    bench_rng_seed(&noise, (uint64_t)args.seed + NOISE_STREAM);
     for (int i = 0; i < dim; ++i)
         x0[i] = p->plb[i] + bench_rng_uniform(&rng) * (p->pub[i] - p->plb[i]);
 
@@ -339,7 +391,7 @@ int main(int argc, char **argv) {
     double elbo_true = NAN, elbo_true_sd = NAN;
     for (int i = 0; i < dim; ++i) final_acc.mean[i] = NAN;
     final_acc.elbo = final_acc.elbo_sd = final_acc.lml_err = final_acc.gskl = NAN;
-    clocks target = {0, 0}, snapshots = {0, 0};
+    clocks target_time = {0, 0}, snapshots = {0, 0};
     long long evaluations = 0;
     double last_iteration = 0.0;
 
@@ -347,7 +399,7 @@ int main(int argc, char **argv) {
     if (status < 0) failed_call = "vbmc_opts_set";
     const clocks start = now();
     if (status >= 0) {
-        status = vbmc_create(&run, dim, x0, lb, ub, p->plb, p->pub, opts);
+        status = vbmc_create(&run, dim, x0, p->lb, p->ub, p->plb, p->pub, opts);
         if (status < 0) {
             failed_call = "vbmc_create";
             snprintf(error, sizeof error, "%s", vbmc_last_error(NULL));
@@ -374,10 +426,10 @@ int main(int argc, char **argv) {
             break;
         }
         const clocks before = now();
-        const double log_joint = bench_log_joint(p, x);
-        accumulate(&target, before, now());
+        const double log_joint = noisy_log_joint(p, x, args.noise_sd, &noise);
+        accumulate(&target_time, before, now());
         ++evaluations;
-        status = vbmc_tell(run, x, log_joint, 0.0);
+        status = vbmc_tell(run, x, log_joint, args.noise_sd);
         if (status < 0) {
             failed_call = "vbmc_tell";
             break;
@@ -411,8 +463,8 @@ int main(int argc, char **argv) {
     getrusage(RUSAGE_SELF, &usage_info);
     const double wall = end.wall - start.wall;
     const double cpu = end.cpu - start.cpu;
-    const double overhead_wall = wall - target.wall - snapshots.wall;
-    const double overhead_cpu = cpu - target.cpu - snapshots.cpu;
+    const double overhead_wall = wall - target_time.wall - snapshots.wall;
+    const double overhead_cpu = cpu - target_time.cpu - snapshots.cpu;
     const double fevals = run ? stat_or_nan(run, "func_count") : 0.0;
     const double per_eval = fevals > 0 ? 1.0 / fevals : NAN;
     const char *blas_threads = getenv("OPENBLAS_NUM_THREADS");
@@ -423,10 +475,13 @@ int main(int argc, char **argv) {
     json_init(&line);
     json_begin_object(&line);
     json_key(&line, "problem"); json_string(&line, p->name);
-    json_key(&line, "family"); json_string(&line, bench_family_name(p->family));
+    json_key(&line, "family"); json_string(&line, p->family);
     json_key(&line, "D"); json_int(&line, dim);
     json_key(&line, "seed"); json_int(&line, args.seed);
     json_key(&line, "budget"); json_int(&line, budget);
+    json_key(&line, "box");
+    json_string(&line, p->problem ? NULL : (args.box == BENCH_BOX_PRIOR ? "prior" : "informed"));
+    json_key(&line, "noise"); json_double(&line, args.noise_sd);
     json_key(&line, "status"); json_string(&line, vbmc_status_name(status));
     json_key(&line, "failed_call"); json_string(&line, failed_call);
     json_key(&line, "error"); json_string(&line, failed_call ? error : NULL);
@@ -441,10 +496,11 @@ int main(int argc, char **argv) {
     json_key(&line, "evaluations"); json_int(&line, evaluations);
     json_key(&line, "iterations"); json_double(&line, run ? stat_or_nan(run, "iteration") : NAN);
     json_key(&line, "converged"); json_double(&line, run ? stat_or_nan(run, "converged") : NAN);
+    json_key(&line, "reliable"); json_double(&line, run ? stat_or_nan(run, "reliable") : NAN);
     json_key(&line, "components"); json_int(&line, post ? vbmc_post_components(post) : 0);
     json_key(&line, "wall_s"); json_double(&line, wall);
     json_key(&line, "cpu_s"); json_double(&line, cpu);
-    json_key(&line, "target_wall_s"); json_double(&line, target.wall);
+    json_key(&line, "target_wall_s"); json_double(&line, target_time.wall);
     json_key(&line, "trace_wall_s"); json_double(&line, snapshots.wall);
     json_key(&line, "overhead_wall_s"); json_double(&line, overhead_wall);
     json_key(&line, "overhead_cpu_s"); json_double(&line, overhead_cpu);
@@ -484,6 +540,7 @@ int main(int argc, char **argv) {
     free(trace_points.points);
     vbmc_post_destroy(post);
     vbmc_destroy(run);
+    bench_target_close(&target);
     if (write_failed) return 1;
     if (failed_call) {
         fprintf(stderr, "vbmc_bench: %s %s failed: %s: %s\n", p->name, failed_call,

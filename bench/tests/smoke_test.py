@@ -15,10 +15,10 @@ import sys
 import tempfile
 
 BUDGET = 20
-REQUIRED = ["problem", "D", "seed", "budget", "status", "elbo", "elbo_sd", "lml", "lml_err", "gskl",
-            "fevals", "iterations", "wall_s", "cpu_s", "overhead_wall_s", "overhead_cpu_s",
-            "overhead_per_eval_s", "overhead_cpu_per_eval_s", "peak_rss_mb", "version", "x0",
-            "trace", "trace_columns"]
+REQUIRED = ["problem", "D", "seed", "budget", "box", "noise", "status", "elbo", "elbo_sd", "lml",
+            "lml_err", "gskl", "fevals", "iterations", "converged", "reliable", "wall_s", "cpu_s",
+            "overhead_wall_s", "overhead_cpu_s", "overhead_per_eval_s", "overhead_cpu_per_eval_s",
+            "peak_rss_mb", "version", "x0", "trace", "trace_columns"]
 
 
 def fail(message):
@@ -79,6 +79,8 @@ def main():
                 fail(f"{key} is not a finite number: {record[key]}")
         if abs(record["lml_err"] - abs(record["elbo"] - record["lml"])) > 1e-9:
             fail("lml_err is not |elbo - lml|")
+        if record["box"] is not None or record["noise"] != 0:
+            fail(f"a synthetic run records box {record['box']} and noise {record['noise']}")
         if any(len(row) != len(record["trace_columns"]) for row in record["trace"]):
             fail("trace rows do not match trace_columns")
 
@@ -96,6 +98,9 @@ def main():
         if not any(line.startswith("| rosenbrock_D2 | 1 | 1/1 |") and "+0%" in line
                    for line in text.splitlines()):
             fail("report has no rerun row showing rosenbrock_D2 repeated bit for bit")
+    listed = subprocess.run([bench_exe, "--list-real"], capture_output=True, text=True)
+    if listed.returncode != 0 or not listed.stdout.startswith("real:"):
+        fail(f"vbmc_bench --list-real failed: {listed.stderr.strip()}")
     print(f"rosenbrock_D2: {record['fevals']:.0f} evaluations, LML error {record['lml_err']:.3g}, "
           f"gsKL {record['gskl']:.3g}, {len(record['trace'])} trace points, "
           f"overhead {record['overhead_per_eval_s']:.3g} s/eval")
