@@ -496,7 +496,13 @@ int main(int argc, char **argv) {
     json_key(&line, "evaluations"); json_int(&line, evaluations);
     json_key(&line, "iterations"); json_double(&line, run ? stat_or_nan(run, "iteration") : NAN);
     json_key(&line, "converged"); json_double(&line, run ? stat_or_nan(run, "converged") : NAN);
-    json_key(&line, "reliable"); json_double(&line, run ? stat_or_nan(run, "reliable") : NAN);
+    /* The closing verdict and the locating stage (statistics of libvbmc 0.2; NaN before it). */
+    static const char *const verdict[] = {"reliable", "loo_error", "mass_above_data", "mass_unexplored",
+                                          "best_value_gap", "locate_evals"};
+    for (size_t i = 0; i < sizeof verdict / sizeof verdict[0]; ++i) {
+        json_key(&line, verdict[i]);
+        json_double(&line, run ? stat_or_nan(run, verdict[i]) : NAN);
+    }
     json_key(&line, "components"); json_int(&line, post ? vbmc_post_components(post) : 0);
     json_key(&line, "wall_s"); json_double(&line, wall);
     json_key(&line, "cpu_s"); json_double(&line, cpu);

@@ -42,6 +42,8 @@ def group_stats(runs):
         "converged": len(converged),
         "converged_wrong": sum(1 for r in converged if metric(r, "lml_err") > 1.0),
         "reliable": (sum(1 for r in recorded if r.get("reliable")), len(recorded)),
+        "reliable_wrong": sum(1 for r in recorded if r.get("reliable") and metric(r, "lml_err") > 1.0),
+        "locate_evals": median(metric(r, "locate_evals") for r in done if r.get("locate_evals") is not None),
         "fevals": median(metric(r, "fevals") for r in done),
         "overhead_per_eval_s": median(metric(r, "overhead_per_eval_s") for r in done),
     }
@@ -53,11 +55,13 @@ def row(cells, s):
         f"{s['finished']}/{s['runs']}", with_ci(s["lml_err"], s["lml_err_ci"]),
         f"{s['below_1']}/{s['runs']}", fmt(s["gskl"]), f"{s['converged']}/{s['runs']}",
         f"{s['converged_wrong']}", f"{reliable}/{recorded}" if recorded else "-",
-        fmt(s["fevals"]), fmt(s["overhead_per_eval_s"])]) + " |")
+        f"{s['reliable_wrong']}" if recorded else "-", fmt(s["fevals"]), fmt(s["locate_evals"]),
+        fmt(s["overhead_per_eval_s"])]) + " |")
 
 
 COLUMNS = ("finished | LML error [95% CI] | LML error < 1 | gsKL | converged | "
-           "converged, LML error > 1 | reliable | evaluations used | overhead s/eval")
+           "converged, LML error > 1 | reliable | reliable, LML error > 1 | evaluations used | "
+           "of which locating | overhead s/eval")
 
 
 def group(records, key):
@@ -77,7 +81,7 @@ def tables(records):
     by_case = group(records, lambda r: (r["problem"], r.get("box"), r.get("noise")))
     lines = ["## Per problem, box and noise", "",
              "| problem | D | box | noise | " + COLUMNS + " |",
-             "|" + "---|" * 13]
+             "|" + "---|" * 16]
     for problem, box, noise in sorted(by_case, key=lambda k: (problem_key(k[0]), k[1] != "prior",
                                                                k[2] or 0.0)):
         runs = by_case[(problem, box, noise)]
@@ -85,7 +89,7 @@ def tables(records):
                          group_stats(runs)))
     by_setting = group(records, lambda r: (r.get("box"), r.get("noise")))
     lines += ["", "## Pooled over the problems", "",
-              "| box | noise | runs | " + COLUMNS + " |", "|" + "---|" * 12]
+              "| box | noise | runs | " + COLUMNS + " |", "|" + "---|" * 15]
     for box, noise in sorted(by_setting, key=lambda k: (k[0] != "prior", k[1] or 0.0)):
         runs = by_setting[(box, noise)]
         lines.append(row([str(box), fmt(noise), str(len(runs))], group_stats(runs)))
@@ -119,7 +123,9 @@ def write_report(records, path, note):
         "over all runs (a run that did not finish counts as an infinite LML error), 95% "
         "percentile bootstrap interval of the median in brackets. \"converged, LML error > 1\" "
         "counts the runs that claimed convergence with an LML error above 1; \"reliable\" the "
-        "runs whose `reliable` statistic was 1, out of those that recorded it.", ""]
+        "runs whose `reliable` statistic was 1, out of those that recorded it, and \"reliable, "
+        "LML error > 1\" those among them that were wrong all the same; \"of which locating\" the "
+        "median evaluations the locating stage spent.", ""]
     lines += tables(records) + failures(records) + [""]
     with open(path, "w") as f:
         f.write("\n".join(lines))
