@@ -61,6 +61,9 @@ vbmc_pending <- function(run) .Call(C_pending, run$handle)
 #' A scalar fact about the run: "iteration", "func_count", "elbo", "finished", ...
 vbmc_stat <- function(run, name) .Call(C_stat, run$handle, name)
 
+#' How the run ended: why it stopped and, if its result is unreliable, why ("" while it runs)
+vbmc_result_message <- function(run) .Call(C_result_message, run$handle)
+
 new_posterior <- function(handle) {
   structure(c(list(handle = handle), .Call(C_post_info, handle)), class = "vbmc_posterior")
 }

@@ -286,6 +286,15 @@ static SEXP r_stat(SEXP handle, SEXP name)
     return Rf_ScalarReal(value);
 }
 
+/* How the run ended ("" while it is going on). */
+static SEXP r_result_message(SEXP handle)
+{
+    SEXP text = PROTECT(Rf_allocVector(STRSXP, 1));
+    SET_STRING_ELT(text, 0, Rf_mkCharCE(vbmc_result_message(RUN(handle)), CE_UTF8));
+    UNPROTECT(1);
+    return text;
+}
+
 static SEXP r_posterior(SEXP handle)
 {
     vbmc *run = RUN(handle);
@@ -395,6 +404,7 @@ static const R_CallMethodDef call_methods[] = {
     {"abandon", (DL_FUNC)&r_abandon, 2},
     {"pending", (DL_FUNC)&r_pending, 1},
     {"stat", (DL_FUNC)&r_stat, 2},
+    {"result_message", (DL_FUNC)&r_result_message, 1},
     {"posterior", (DL_FUNC)&r_posterior, 1},
     {"post_load", (DL_FUNC)&r_post_load, 1},
     {"post_save", (DL_FUNC)&r_post_save, 2},

@@ -58,6 +58,12 @@ run <- vbmc(plb = c(-2, -2), pub = c(2, 2),
             options = list(seed = 5L, display = "off", max_fun_evals = 40L))
 post <- vbmc_run(run, gaussian_log_joint)
 check(vbmc_stat(run, "finished") == 1 && is.finite(post$elbo), "run finishes with a finite ELBO")
+check(startsWith(vbmc_result_message(run), "Inference terminated: ") &&
+        vbmc_stat(run, "reliable") %in% c(0, 1),
+      "a finished run says why it stopped and gives a 0/1 reliability verdict")
+fresh <- vbmc(plb = c(-2, -2), pub = c(2, 2), options = list(display = "off"))
+check(identical(vbmc_result_message(fresh), "") && is.nan(vbmc_stat(fresh, "reliable")),
+      "a fresh run has no result message and a NaN reliability verdict")
 draws <- vbmc_sample(post, 7, seed = 11)
 check(identical(dim(draws), c(7L, 2L)) && identical(draws, vbmc_sample(post, 7, seed = 11)),
       "sample gives n x dim, reproducibly")
