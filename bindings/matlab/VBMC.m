@@ -9,6 +9,8 @@ classdef VBMC < handle
 %   run.tell(x, log_joint, sd) report the log joint at x (sd > 0 for a noisy estimate)
 %   post = run.posterior()     a VBMCPosterior snapshot: elbo, sample, log_pdf, moments
 %   post = run.run(fn)         ask-tell loop with fn(x) -> log_joint or [log_joint, sd]
+%   run.stat(name)             a scalar fact: 'func_count', 'finished', 'reliable', ...
+%   run.result_message()       how the run ended ('' while it runs)
 %
 %   Errors are raised with identifiers vbmc:E_ARG, vbmc:E_STATE, ... and the library's message.
 
@@ -64,6 +66,11 @@ classdef VBMC < handle
     function value = stat(obj, name)
       % A scalar fact: 'iteration', 'func_count', 'elbo', 'finished', ...
       value = vbmc_mex('stat', obj.id, name);
+    end
+
+    function text = result_message(obj)
+      % How the run ended: why it stopped and, if its result is unreliable, why ('' while it runs).
+      text = vbmc_mex('result_message', obj.id);
     end
 
     function post = posterior(obj)

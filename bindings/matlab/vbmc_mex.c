@@ -302,6 +302,8 @@ static void run_command(const char *command, int nlhs, mxArray **plhs, int nrhs,
         double value = 0.0;
         check_run(vbmc_stat(run, text(prhs[2], "name"), &value), run);
         plhs[0] = mxCreateDoubleScalar(value);
+    } else if (strcmp(command, "result_message") == 0) {
+        plhs[0] = mxCreateString(vbmc_result_message(run));
     } else if (strcmp(command, "posterior") == 0) {
         vbmc_post *post = NULL;
         check_run(vbmc_posterior(run, &post), run);
