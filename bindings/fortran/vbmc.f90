@@ -18,7 +18,8 @@ module vbmc
     vbmc_opts_set, vbmc_opts_set_int, vbmc_opts_set_double, vbmc_opts_error, vbmc_opts_count, &
     vbmc_opts_name, vbmc_opts_type, vbmc_opts_default, vbmc_opts_help, vbmc_create, &
     vbmc_destroy, vbmc_last_error, vbmc_dim, vbmc_ask, vbmc_tell, vbmc_tell_extra, &
-    vbmc_abandon, vbmc_pending_point, vbmc_stat, c_vbmc_run => vbmc_run, vbmc_save, vbmc_load, &
+    vbmc_abandon, vbmc_pending_point, vbmc_stat, vbmc_result_message, &
+    c_vbmc_run => vbmc_run, vbmc_save, vbmc_load, &
     vbmc_posterior, vbmc_post_destroy, vbmc_post_dim, vbmc_post_components, vbmc_post_elbo, &
     vbmc_post_sample, vbmc_post_log_pdf, vbmc_post_moments, vbmc_post_save, vbmc_post_load
   implicit none
@@ -66,6 +67,7 @@ module vbmc
     procedure :: abandon => run_abandon
     procedure :: pending_point => run_pending_point
     procedure :: stat => run_stat
+    procedure :: result_message => run_result_message
     procedure :: run => run_run
     procedure :: posterior => run_posterior
     procedure :: save => run_save
@@ -401,6 +403,13 @@ contains
     value = ieee_value(value, ieee_quiet_nan)
     call report(vbmc_stat(self%handle, c_string(name), value), &
       f_string(vbmc_last_error(self%handle)), stat, errmsg)
+  end function
+
+  ! How the run ended: why it stopped and, if its result is unreliable, why ('' while it runs).
+  function run_result_message(self) result(text)
+    class(vbmc_run_type), intent(in) :: self
+    character(len=:), allocatable :: text
+    text = f_string(vbmc_result_message(self%handle))
   end function
 
   ! Loop ask / fn / tell in the library (vbmc_run) until the run finishes; stat is VBMC_DONE then.

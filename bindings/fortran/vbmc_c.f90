@@ -170,6 +170,12 @@ module vbmc_c
       integer(c_int) :: vbmc_stat
     end function
 
+    function vbmc_result_message(run) bind(c, name="vbmc_result_message")
+      import :: c_ptr
+      type(c_ptr), value :: run
+      type(c_ptr) :: vbmc_result_message
+    end function
+
     function vbmc_run(run, f, userdata) bind(c, name="vbmc_run")
       import :: c_ptr, c_int, c_funptr
       type(c_ptr), value :: run

@@ -4,15 +4,16 @@
 program test_vbmc
   use, intrinsic :: iso_c_binding, only: c_double, c_int, c_int64_t, c_ptr, c_loc, &
     c_f_pointer
-  use, intrinsic :: ieee_arithmetic, only: ieee_is_finite
+  use, intrinsic :: ieee_arithmetic, only: ieee_is_finite, ieee_is_nan
   use vbmc
   implicit none
   type(vbmc_options_type) :: options, small
-  type(vbmc_run_type) :: run, driven
+  type(vbmc_run_type) :: run, driven, fresh
   type(vbmc_posterior_type) :: post
   real(c_double) :: x(1), wrong(3), draws(2, 7), again(2, 7), log_pdf(7), mean(2), cov(2, 2)
   character(len=256) :: message
-  real(c_double) :: elbo
+  character(len=:), allocatable :: ended
+  real(c_double) :: elbo, reliable
   integer :: status, failures, finished
   integer(c_int), target :: calls
   logical :: done
@@ -59,6 +60,18 @@ program test_vbmc
   finished = nint(driven%stat("finished"))
   call expect(status == VBMC_DONE .and. finished == 1, "run%run finishes", message)
   call expect(calls == nint(driven%stat("func_count")), "userdata reaches the callback", "")
+  ended = driven%result_message()
+  reliable = driven%stat("reliable")
+  ! exactly 0 or 1, compared bitwise (as the draws below)
+  call expect(index(ended, "Inference terminated: ") == 1 .and. &
+    any(transfer(reliable, 0_c_int64_t) == transfer([0.0_c_double, 1.0_c_double], [0_c_int64_t])), &
+    "a finished run says why it stopped and gives a 0/1 reliability verdict", ended)
+  call fresh%create(plb=[-2.0_c_double, -2.0_c_double], pub=[2.0_c_double, 2.0_c_double], &
+    options=small)
+  ended = fresh%result_message()
+  reliable = fresh%stat("reliable")
+  call expect(len(ended) == 0 .and. ieee_is_nan(reliable), &
+    "a fresh run has no result message and a NaN reliability verdict", ended)
   call driven%posterior(post)
   elbo = post%elbo()
   call expect(post%dim() == 2 .and. ieee_is_finite(elbo), "posterior with a finite ELBO", "")
