@@ -18,8 +18,8 @@ status and message. The library is `ENV["VBMC_LIBRARY"]` when the module is comp
 module VBMC
 
 export VBMCRun, Posterior, VBMCError, Status, ask!, tell!, tell_extra!, abandon!, pending,
-       posterior, run!, save, load_run, load_posterior, elbo, elbo_sd, sample, logpdf, moments,
-       options, version
+       result_message, posterior, run!, save, load_run, load_posterior, elbo, elbo_sd, sample,
+       logpdf, moments, options, version
 
 include("constants.jl")
 
@@ -193,6 +193,10 @@ function stat(run::VBMCRun, name::AbstractString)
                          live(run), name, value))
     return value[]
 end
+
+"""How the run ended: why it stopped and, if its result is unreliable, why ("" while it runs)."""
+result_message(run::VBMCRun) =
+    unsafe_string(ccall((:vbmc_result_message, libvbmc), Cstring, (Ptr{Cvoid},), live(run)))
 
 """The points asked for and not yet told, one per column."""
 function pending(run::VBMCRun)

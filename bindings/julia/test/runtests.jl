@@ -25,6 +25,11 @@ gaussian_log_joint(x) = -0.5 * sum(abs2, x)
     post = run!(run, gaussian_log_joint)
     @test VBMC.stat(run, "finished") == 1.0
     @test isfinite(elbo(post))
+    @test startswith(result_message(run), "Inference terminated: ")
+    @test VBMC.stat(run, "reliable") in (0.0, 1.0)
+    fresh = VBMCRun(nothing, nothing, [-2.0, -2.0], [2.0, 2.0]; options = Dict("display" => "off"))
+    @test result_message(fresh) == ""
+    @test isnan(VBMC.stat(fresh, "reliable"))
     draws = sample(post, 7; seed = 11)
     @test size(draws) == (2, 7)
     @test draws == sample(post, 7; seed = 11)
