@@ -5,6 +5,9 @@
 
 namespace libvbmc {
 
+// PyVBMC's active_search_bound: the initial box reaches this many plausible-box widths beyond it.
+constexpr double kActiveSearchBound = 2.0;
+
 // Initial box (PyVBMC VBMC._init_optim_state): the plausible box widened by
 // active_search_bound (default 2) times its width on each side, cut to the hard bounds
 // lb / ub (which may be infinite).

@@ -102,6 +102,10 @@ bool TrustRegionSearch::poised_direction(const Matrix& z, int centre, std::vecto
     return values[0] >= kPoisedSpread;
 }
 
+// The model's SD along an eigenvector of curvature h: 1/sqrt(-h) where it curves down, the trust
+// radius where it does not.
+double TrustRegionSearch::model_sd(double h) const { return h < 0.0 ? 1.0 / std::sqrt(-h) : radius_; }
+
 // The star design around the centre: +- one model SD along each eigenvector of H (1/sqrt(-h)
 // where the model curves down, the trust radius where it does not; more SDs for noisy values,
 // see TrustRegionSettings::noise_sd; at most max_radius), then +- one marginal SD along each
@@ -114,8 +118,7 @@ void TrustRegionSearch::start_verification(const double* centre, double centre_v
     star_directions_ = Matrix(dim_, 2 * dim_);
     const double steps = std::max(1.0, std::sqrt(7.0 * settings_.noise_sd));
     for (int i = 0; i < dim_; ++i) {
-        const double h = curvature[static_cast<size_t>(i)];
-        const double sd = std::min(steps * (h < 0.0 ? 1.0 / std::sqrt(-h) : radius_), settings_.max_radius);
+        const double sd = std::min(steps * model_sd(curvature[static_cast<size_t>(i)]), settings_.max_radius);
         for (int a = 0; a < dim_; ++a) star_directions_(a, i) = sd * vectors(a, i);
     }
     // Axis d steps the model's marginal SD sqrt(sum_i (direction i)_d^2).
@@ -320,8 +323,7 @@ Matrix TrustRegionSearch::covariance() const {
     Matrix vectors, cov(dim_, dim_);
     symmetric_eigen(model_.h, curvature, vectors);
     for (int i = 0; i < dim_; ++i) {
-        const double h = curvature[static_cast<size_t>(i)];
-        const double sd = std::min(h < 0.0 ? 1.0 / std::sqrt(-h) : radius_, settings_.max_radius);
+        const double sd = std::min(model_sd(curvature[static_cast<size_t>(i)]), settings_.max_radius);
         for (int a = 0; a < dim_; ++a)
             for (int b = 0; b < dim_; ++b) cov(a, b) += sd * sd * vectors(a, i) * vectors(b, i);
     }

@@ -85,6 +85,7 @@ private:
     };
     void fit_model(const Matrix& z, const std::vector<double>& y, int centre);
     bool poised_direction(const Matrix& z, int centre, std::vector<double>& weakest) const;
+    double model_sd(double h) const;
     void start_verification(const double* centre, double centre_value);
     void record_star_value(int index, double value);
     StarSummary summarise_star() const;

@@ -7,9 +7,10 @@
 // Gaussian tail) are probed for a valley on the segment between them and the top (a hill-valley
 // test, Ursem 1999, with a few points inside the segment); the first segment with a valley starts
 // a second search from its best point before the valley, so that a mode the first search missed
-// is climbed too. Then the plausible box, the transform's centring and the search box are re-centred: the
-// best top +- kLocatedBoxSds SDs of its covariance, widened to cover the other top when it is
-// about as high; training points far below the top are dropped as at a false-alarm end of warm-up.
+// is climbed too. Then the plausible box, the transform's centring and the search box are
+// re-centred: the best top +- kLocatedBoxSds SDs of its covariance, widened to cover the other top
+// when it is about as high; training points far below the top are dropped as at a false-alarm end
+// of warm-up.
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -22,7 +23,6 @@
 namespace libvbmc {
 
 namespace {
-constexpr double kActiveSearchBound = 2.0;     // PyVBMC active_search_bound, as at creation
 constexpr double kLocateInitialRadius = 0.1;   // trust radius, in plausible-box widths
 constexpr double kLocatedBoxSds = 2.0;         // half-width of the re-centred plausible box, in SDs
 constexpr int kValleyProbes = 3;               // design points probed for a valley towards the top

@@ -20,7 +20,7 @@ constexpr int kLooSamples = 4;                // hyperparameter samples used for
 // kMaxMassUnexplored where the surrogate is about as uncertain as its prior (variance above
 // kUnexploredVariance of it) and uncertain in absolute terms (SD above kUnexploredSd; a surrogate
 // whose mean function explains the data has a tiny prior variance); the best training mean may exceed the best surrogate value under q
-// by at most max(kBestGap, D/2); the ELBO's SD may be at most kMaxElboSd.
+// by at most max(kBestGap, D/2); the ELBO's SD may be at most kMaxReliableElboSd.
 constexpr double kLooTolerance = 1.0;
 constexpr double kAboveMargin = 1.0;
 constexpr double kMaxMassAbove = 0.05;
@@ -28,7 +28,6 @@ constexpr double kUnexploredVariance = 0.5;
 constexpr double kUnexploredSd = 1.0;
 constexpr double kMaxMassUnexplored = 0.1;
 constexpr double kBestGap = 3.0;
-constexpr double kMaxElboSd = 1.0;
 
 std::string text(const char* format, double a, double b) {
     char line[256];
@@ -138,8 +137,8 @@ ReliabilityCheck check_reliability(const Gp& gp, const VariationalPosterior& vp,
     if (c.best_value_gap > gap_tolerance)
         c.problems.push_back(text("evaluations reach log joints %.3g above anything the posterior covers (more than "
                                   "%.3g): it may miss a mode", c.best_value_gap, gap_tolerance));
-    if (!(elbo_sd <= kMaxElboSd))
-        c.problems.push_back(text("the ELBO is uncertain by +-%.3g (more than %.3g)", elbo_sd, kMaxElboSd));
+    if (!(elbo_sd <= kMaxReliableElboSd))
+        c.problems.push_back(text("the ELBO is uncertain by +-%.3g (more than %.3g)", elbo_sd, kMaxReliableElboSd));
     return c;
 }
 

@@ -12,6 +12,9 @@
 
 namespace libvbmc {
 
+// The largest ELBO SD of a result the library stands behind.
+constexpr double kMaxReliableElboSd = 1.0;
+
 struct ReliabilityCheck {
     double loo_error = 0.0;        // median |leave-one-out error| of the surrogate at the high-density points
     double mass_above_data = 0.0;  // q's mass where the surrogate's mean exceeds its best training mean by a margin

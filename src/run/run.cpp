@@ -11,7 +11,6 @@
 namespace libvbmc {
 
 namespace {
-constexpr double kActiveSearchBound = 2.0;  // PyVBMC active_search_bound
 
 std::string number_text(double v) {
     std::ostringstream s;

@@ -1,5 +1,7 @@
 #include "run/termination.hpp"
 
+#include "run/reliability.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <numeric>
@@ -107,10 +109,21 @@ bool warmup_should_end(const std::vector<IterationRecord>& history, const Settin
     return ((stable_elcbo && no_recent_improvement) || no_longterm) && no_recent_trim;
 }
 
+// Whether iteration i's ELBO is too uncertain to be returned while another's is not (the
+// reliability checks' bound, kMaxReliableElboSd).
+static std::vector<bool> uncertain_iterations(const std::vector<IterationRecord>& history) {
+    std::vector<bool> uncertain(history.size(), false);
+    const bool any_certain = std::any_of(history.begin(), history.end(),
+                                         [](const IterationRecord& r) { return r.elbo_sd <= kMaxReliableElboSd; });
+    for (size_t i = 0; i < history.size(); ++i) uncertain[i] = any_certain && !(history[i].elbo_sd <= kMaxReliableElboSd);
+    return uncertain;
+}
+
 int best_iteration(const std::vector<IterationRecord>& history, const Settings& s) {
     const int last = static_cast<int>(history.size()) - 1;
     if (history.back().stable) return last;
     const double beta = s.best_safe_sd;
+    const std::vector<bool> uncertain = uncertain_iterations(history);
     if (s.rank_criterion) {
         // Rank by recency, ELCBO and reliability, plus a penalty for never-stable iterations.
         const int n = last + 1;
@@ -128,6 +141,7 @@ int best_iteration(const std::vector<IterationRecord>& history, const Settings& 
         });
         for (int r = 0; r < n; ++r) score[static_cast<size_t>(order[static_cast<size_t>(r)])] += r + 1;
         for (int i = 0; i < n; ++i) score[static_cast<size_t>(i)] += history[static_cast<size_t>(i)].stable ? 1 : last;
+        for (int i = 0; i < n; ++i) score[static_cast<size_t>(i)] += uncertain[static_cast<size_t>(i)] ? 4 * n : 0;
         return static_cast<int>(std::min_element(score.begin(), score.end()) - score.begin());
     }
     int start = -1;
@@ -137,9 +151,15 @@ int best_iteration(const std::vector<IterationRecord>& history, const Settings& 
             break;
         }
     if (start < 0) start = std::max(0, static_cast<int>(std::ceil(last - last * s.best_frac_back)));
-    int best = start;
-    for (int i = start; i <= last; ++i)
-        if (history[static_cast<size_t>(i)].elcbo(beta) > history[static_cast<size_t>(best)].elcbo(beta)) best = i;
+    // The best ELCBO from start on, among the certain iterations (from the first if none is).
+    const auto first_certain = std::find(uncertain.begin() + start, uncertain.end(), false);
+    if (first_certain == uncertain.end()) start = 0;
+    int best = -1;
+    for (int i = start; i <= last; ++i) {
+        const size_t u = static_cast<size_t>(i);
+        if (uncertain[u]) continue;
+        if (best < 0 || history[u].elcbo(beta) > history[static_cast<size_t>(best)].elcbo(beta)) best = i;
+    }
     return best;
 }
 

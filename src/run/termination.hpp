@@ -36,7 +36,9 @@ bool warmup_should_end(const std::vector<IterationRecord>& history, const Settin
 bool gp_sampling_settled(const std::vector<IterationRecord>& history, const Settings& s);
 
 // The iteration whose posterior is returned when the last one is not stable (PyVBMC
-// determine_best_vp, with or without its rank criterion).
+// determine_best_vp, with or without its rank criterion). Iterations whose ELBO SD exceeds the
+// reliability bound kMaxReliableElboSd are passed over while any other is within it (a run whose
+// surrogate blew up late returns what it had before).
 int best_iteration(const std::vector<IterationRecord>& history, const Settings& s);
 
 }  // namespace libvbmc

@@ -137,6 +137,24 @@ static void test_unstable_run_ranks_or_looks_back_by_elcbo(void**) {
     assert_int_equal(best_iteration(history, s), 6);
 }
 
+// A run whose surrogate blew up late (ELBO SDs above the reliability bound of 1 from iteration 10
+// on, their ELBOs far higher) returns an iteration from before, with or without the rank.
+static void test_uncertain_late_iterations_are_passed_over(void**) {
+    Settings s = defaults(2);
+    std::vector<IterationRecord> history = reliable_history(16);
+    for (int i = 10; i < 16; ++i) {
+        history[static_cast<size_t>(i)].elbo = 1000.0 * i;
+        history[static_cast<size_t>(i)].elbo_sd = 50.0;
+    }
+    history[6].elbo = 0.5;  // the best certain ELCBO
+    assert_true(best_iteration(history, s) < 10);
+    s.rank_criterion = false;
+    assert_int_equal(best_iteration(history, s), 6);
+    // When every iteration is uncertain, the rule is as before (the best ELCBO looked back on).
+    for (IterationRecord& r : history) r.elbo_sd = 50.0;
+    assert_true(best_iteration(history, s) >= 12);
+}
+
 // Hyperparameter samples settle when 1/2 gp_sample_var(now) + 1/2 sum_i w_i gp_sample_var(i) < tol,
 // w_i proportional to exp(-(evaluations now - evaluations at i) / 10); never before the third iteration.
 static void test_gp_sampling_settles_on_weighted_sample_variance(void**) {
@@ -175,6 +193,7 @@ int main(void) {
         cmocka_unit_test(test_warmup_ends_when_elcbo_and_lcb_stop_improving),
         cmocka_unit_test(test_stable_run_returns_its_last_iteration),
         cmocka_unit_test(test_unstable_run_ranks_or_looks_back_by_elcbo),
+        cmocka_unit_test(test_uncertain_late_iterations_are_passed_over),
         cmocka_unit_test(test_gp_sampling_settles_on_weighted_sample_variance),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
