@@ -1,7 +1,8 @@
 /* The locating stage through the public API: a narrow Gaussian inside a plausible box 10^4 times
- * wider is found and fitted (the run converges with the right evidence and mean), a checkpoint
- * taken while locating resumes bitwise, a good box skips the stage, and the closing verdict is
- * readable with vbmc_result_message. */
+ * wider is found and fitted (the run converges with the right evidence and mean), a far, dominant
+ * second mode is found from a start in the minor one, a checkpoint taken while locating resumes
+ * bitwise, a good box skips the stage, and the closing verdict is readable with
+ * vbmc_result_message. */
 #define _POSIX_C_SOURCE 200809L
 #include <math.h>
 #include <stdio.h>
@@ -27,7 +28,25 @@ static double narrow_gaussian(const double *x) {
     return total;
 }
 
-static vbmc *wide_box_run(const char *locate) {
+typedef double (*log_joint)(const double *x);
+
+/* Two narrow modes (SD 0.01) in the plane: 5% of the mass at the box centre, where x0 starts, and
+ * 95% at (3, -2), 360 SDs away; log evidence 0. */
+static double far_dominant_mode(const double *x) {
+    static const double kMinor[2] = {0.0, 0.0}, kMajor[2] = {3.0, -2.0}, kModeSd = 0.01;
+    double q_minor = 0.0, q_major = 0.0;
+    for (int d = 0; d < 2; ++d) {
+        const double z_minor = (x[d] - kMinor[d]) / kModeSd, z_major = (x[d] - kMajor[d]) / kModeSd;
+        q_minor += z_minor * z_minor;
+        q_major += z_major * z_major;
+    }
+    const double log_norm = -2.0 * log(kModeSd) - 1.8378770664093453;  /* log 2 pi */
+    const double a = log(0.05) - 0.5 * q_minor, b = log(0.95) - 0.5 * q_major;
+    const double top = a > b ? a : b;
+    return log_norm + top + log(exp(a - top) + exp(b - top));
+}
+
+static vbmc *wide_box_run(const char *locate, int dim) {
     const double plb[DIM] = {-5, -5, -5}, pub[DIM] = {5, 5, 5};
     vbmc_opts *opts = NULL;
     vbmc *run = NULL;
@@ -35,7 +54,7 @@ static vbmc *wide_box_run(const char *locate) {
     assert_int_equal(vbmc_opts_set(opts, "display", "off"), VBMC_OK);
     assert_int_equal(vbmc_opts_set_int(opts, "seed", 3), VBMC_OK);
     assert_int_equal(vbmc_opts_set(opts, "locate", locate), VBMC_OK);
-    assert_int_equal(vbmc_create(&run, DIM, NULL, NULL, NULL, plb, pub, opts), VBMC_OK);
+    assert_int_equal(vbmc_create(&run, dim, NULL, NULL, NULL, plb, pub, opts), VBMC_OK);
     vbmc_opts_destroy(opts);
     return run;
 }
@@ -47,13 +66,13 @@ static double stat(const vbmc *run, const char *name) {
 }
 
 /* Runs to the end; after `save_at` tells (0: never) the run is saved, destroyed and loaded. */
-static vbmc *finish(vbmc *run, int save_at) {
+static vbmc *finish(vbmc *run, log_joint target, int save_at) {
     char path[64];
     snprintf(path, sizeof path, "test_locate.ckpt.%ld", (long)getpid());
     double x[DIM];
     int told = 0;
     while (vbmc_ask(run, x) == VBMC_OK) {
-        assert_int_equal(vbmc_tell(run, x, narrow_gaussian(x), 0.0), VBMC_OK);
+        assert_int_equal(vbmc_tell(run, x, target(x), 0.0), VBMC_OK);
         if (++told == save_at) {
             assert_int_equal(stat(run, "locating"), 1);
             vbmc *loaded = NULL;
@@ -69,7 +88,7 @@ static vbmc *finish(vbmc *run, int save_at) {
 
 static void test_narrow_gaussian_in_a_box_ten_thousand_times_wider(void **state) {
     (void)state;
-    vbmc *run = finish(wide_box_run("auto"), 0);
+    vbmc *run = finish(wide_box_run("auto", DIM), narrow_gaussian, 0);
     assert_true(stat(run, "locate_evals") > 0);
     assert_int_equal(stat(run, "converged"), 1);
     assert_int_equal(stat(run, "reliable"), 1);
@@ -85,11 +104,30 @@ static void test_narrow_gaussian_in_a_box_ten_thousand_times_wider(void **state)
     vbmc_destroy(run);
 }
 
+/* Started in the minor mode, the run finds the dominant one and puts its mass there: the ELBO is
+ * near log 0.95 (the minor mode alone would give log 0.05) and the mean near (3, -2). */
+static void test_a_far_dominant_second_mode_is_found(void **state) {
+    (void)state;
+    vbmc *run = finish(wide_box_run("auto", 2), far_dominant_mode, 0);
+    assert_true(stat(run, "locate_evals") > 0);
+    assert_int_equal(stat(run, "converged"), 1);
+    vbmc_post *post = NULL;
+    double elbo, elbo_sd, mean[2];
+    assert_int_equal(vbmc_posterior(run, &post), VBMC_OK);
+    assert_int_equal(vbmc_post_elbo(post, &elbo, &elbo_sd), VBMC_OK);
+    assert_int_equal(vbmc_post_moments(post, mean, NULL), VBMC_OK);
+    assert_close(elbo, log(0.95), 0.5);
+    assert_close(mean[0], 3.0, 0.2);
+    assert_close(mean[1], -2.0, 0.2);
+    vbmc_post_destroy(post);
+    vbmc_destroy(run);
+}
+
 /* Saved while locating, loaded and finished: bitwise the run that was never interrupted. */
 static void test_checkpoint_while_locating_resumes_bitwise(void **state) {
     (void)state;
-    vbmc *straight = finish(wide_box_run("auto"), 0);
-    vbmc *resumed = finish(wide_box_run("auto"), 16);
+    vbmc *straight = finish(wide_box_run("auto", DIM), narrow_gaussian, 0);
+    vbmc *resumed = finish(wide_box_run("auto", DIM), narrow_gaussian, 16);
     const double a = stat(straight, "elbo"), b = stat(resumed, "elbo");
     assert_memory_equal(&a, &b, sizeof a);
     assert_int_equal(stat(straight, "func_count"), stat(resumed, "func_count"));
@@ -127,6 +165,7 @@ static void test_a_good_box_skips_the_stage(void **state) {
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_narrow_gaussian_in_a_box_ten_thousand_times_wider),
+        cmocka_unit_test(test_a_far_dominant_second_mode_is_found),
         cmocka_unit_test(test_checkpoint_while_locating_resumes_bitwise),
         cmocka_unit_test(test_a_good_box_skips_the_stage),
     };
