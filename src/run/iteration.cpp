@@ -179,7 +179,7 @@ void Run::end_iteration() {
     const bool too_early = evals_.size() < settings_.min_fun_evals || iteration_ < settings_.min_iter;
     if (now.stable && settled && !too_early) {
         // Stable is not enough: the surrogate must hold where the posterior puts its mass.
-        const ReliabilityCheck check = check_reliability(gp_, vp_, now.elbo_sd, evals_.typical_noise_sd());
+        const ReliabilityCheck check = check_result(gp_, vp_, now.elbo_sd);
         if (check.reliable()) {
             finish_now = true;
             termination_message_ = "the variational solution was stable for tol_stable_count evaluations";
@@ -210,6 +210,17 @@ void Run::end_iteration() {
 
 // PyVBMC _setup_vbmc_after_warmup: accept the end of warm-up (or, on a false alarm, only trim)
 // and drop training points far below the best value; the surrogate is refitted on what is kept.
+// The surrogate's checks (run/reliability.hpp), and the locating stage's: a stage cut short while
+// still climbing leaves the run blind to whatever lies higher up.
+ReliabilityCheck Run::check_result(const Gp& gp, const VariationalPosterior& vp, double elbo_sd) const {
+    ReliabilityCheck check = check_reliability(gp, vp, elbo_sd, evals_.typical_noise_sd());
+    if (locate_.cut_short())
+        check.problems.push_back("the locating stage spent its share of the budget (locate_max_fraction) while its "
+                                 "search was still climbing, so the posterior's mass may lie higher up, where the "
+                                 "run never looked");
+    return check;
+}
+
 void Run::end_warmup(std::vector<std::string>& actions) {
     double threshold;
     if (history_.back().r_index < settings_.stop_warmup_reliability || !data_trim_list_.empty()) {
@@ -273,7 +284,7 @@ void Run::finish() {
         log_iteration_row(row);
     }
     has_final_ = true;
-    reliability_ = check_reliability(gp, final_.vp, final_.elbo_sd, evals_.typical_noise_sd());
+    reliability_ = check_result(gp, final_.vp, final_.elbo_sd);
     has_verdict_ = true;
     converged_ = converged_ && reliability_.reliable();
     char line[256];

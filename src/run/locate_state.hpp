@@ -40,6 +40,12 @@ struct LocateState {
     std::vector<double> located_x;     // the centre chosen at the end (original space), or empty
 
     bool active() const { return phase == Phase::searching || phase == Phase::probing; }
+    // The stage ended on its budget while its last search was still climbing (neither located a
+    // maximum nor stalled): the top it found need not be the posterior's.
+    bool cut_short() const {
+        return phase == Phase::done &&
+               (search.stop() == TrustRegionStop::running || search.stop() == TrustRegionStop::max_evaluations);
+    }
     void write(Writer& out) const;
     // Checks every evaluation index against n_evaluations.
     static LocateState read(Reader& in, int dim, int n_evaluations);

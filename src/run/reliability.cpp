@@ -19,8 +19,9 @@ constexpr int kLooSamples = 4;                // hyperparameter samples used for
 // of its mass where the surrogate exceeds its best training mean by kAboveMargin and at most
 // kMaxMassUnexplored where the surrogate is about as uncertain as its prior (variance above
 // kUnexploredVariance of it) and uncertain in absolute terms (SD above kUnexploredSd; a surrogate
-// whose mean function explains the data has a tiny prior variance); the best training mean may exceed the best surrogate value under q
-// by at most max(kBestGap, D/2); the ELBO's SD may be at most kMaxReliableElboSd.
+// whose mean function explains the data has a tiny prior variance); the best training mean may
+// exceed the best surrogate value under q by at most max(kBestGap, D/2); the ELBO's SD may be at
+// most kMaxReliableElboSd.
 constexpr double kLooTolerance = 1.0;
 constexpr double kAboveMargin = 1.0;
 constexpr double kMaxMassAbove = 0.05;

@@ -1,8 +1,8 @@
 /* The locating stage through the public API: a narrow Gaussian inside a plausible box 10^4 times
  * wider is found and fitted (the run converges with the right evidence and mean), a far, dominant
- * second mode is found from a start in the minor one, a checkpoint taken while locating resumes
- * bitwise, a good box skips the stage, and the closing verdict is readable with
- * vbmc_result_message. */
+ * second mode is found from a start in the minor one, a stage cut short by its budget makes the
+ * result unreliable, a checkpoint taken while locating resumes bitwise, a good box skips the stage,
+ * and the closing verdict is readable with vbmc_result_message. */
 #define _POSIX_C_SOURCE 200809L
 #include <math.h>
 #include <stdio.h>
@@ -46,14 +46,16 @@ static double far_dominant_mode(const double *x) {
     return log_norm + top + log(exp(a - top) + exp(b - top));
 }
 
-static vbmc *wide_box_run(const char *locate, int dim) {
+/* A quiet, seeded run in the box [-5, 5]^dim; `options` holds further name, value pairs, then NULL. */
+static vbmc *wide_box_run(int dim, const char *const *options) {
     const double plb[DIM] = {-5, -5, -5}, pub[DIM] = {5, 5, 5};
     vbmc_opts *opts = NULL;
     vbmc *run = NULL;
     assert_int_equal(vbmc_opts_create(&opts), VBMC_OK);
     assert_int_equal(vbmc_opts_set(opts, "display", "off"), VBMC_OK);
     assert_int_equal(vbmc_opts_set_int(opts, "seed", 3), VBMC_OK);
-    assert_int_equal(vbmc_opts_set(opts, "locate", locate), VBMC_OK);
+    for (const char *const *option = options; option && *option; option += 2)
+        assert_int_equal(vbmc_opts_set(opts, option[0], option[1]), VBMC_OK);
     assert_int_equal(vbmc_create(&run, dim, NULL, NULL, NULL, plb, pub, opts), VBMC_OK);
     vbmc_opts_destroy(opts);
     return run;
@@ -88,7 +90,7 @@ static vbmc *finish(vbmc *run, log_joint target, int save_at) {
 
 static void test_narrow_gaussian_in_a_box_ten_thousand_times_wider(void **state) {
     (void)state;
-    vbmc *run = finish(wide_box_run("auto", DIM), narrow_gaussian, 0);
+    vbmc *run = finish(wide_box_run(DIM, NULL), narrow_gaussian, 0);
     assert_true(stat(run, "locate_evals") > 0);
     assert_int_equal(stat(run, "converged"), 1);
     assert_int_equal(stat(run, "reliable"), 1);
@@ -108,7 +110,7 @@ static void test_narrow_gaussian_in_a_box_ten_thousand_times_wider(void **state)
  * near log 0.95 (the minor mode alone would give log 0.05) and the mean near (3, -2). */
 static void test_a_far_dominant_second_mode_is_found(void **state) {
     (void)state;
-    vbmc *run = finish(wide_box_run("auto", 2), far_dominant_mode, 0);
+    vbmc *run = finish(wide_box_run(2, NULL), far_dominant_mode, 0);
     assert_true(stat(run, "locate_evals") > 0);
     assert_int_equal(stat(run, "converged"), 1);
     vbmc_post *post = NULL;
@@ -123,11 +125,24 @@ static void test_a_far_dominant_second_mode_is_found(void **state) {
     vbmc_destroy(run);
 }
 
+/* A locating stage whose share of the budget (12 evaluations) runs out while it still climbs: the
+ * run may not claim convergence, and its message says why. */
+static void test_a_stage_cut_short_is_no_reliable_result(void **state) {
+    (void)state;
+    static const char *const kShortStage[] = {"max_fun_evals", "60", "locate_max_fraction", "0.2", NULL};
+    vbmc *run = finish(wide_box_run(DIM, kShortStage), narrow_gaussian, 0);
+    assert_int_equal(stat(run, "locate_evals"), 12);
+    assert_int_equal(stat(run, "reliable"), 0);
+    assert_int_equal(stat(run, "converged"), 0);
+    assert_message_mentions(vbmc_result_message(run), "still climbing");
+    vbmc_destroy(run);
+}
+
 /* Saved while locating, loaded and finished: bitwise the run that was never interrupted. */
 static void test_checkpoint_while_locating_resumes_bitwise(void **state) {
     (void)state;
-    vbmc *straight = finish(wide_box_run("auto", DIM), narrow_gaussian, 0);
-    vbmc *resumed = finish(wide_box_run("auto", DIM), narrow_gaussian, 16);
+    vbmc *straight = finish(wide_box_run(DIM, NULL), narrow_gaussian, 0);
+    vbmc *resumed = finish(wide_box_run(DIM, NULL), narrow_gaussian, 16);
     const double a = stat(straight, "elbo"), b = stat(resumed, "elbo");
     assert_memory_equal(&a, &b, sizeof a);
     assert_int_equal(stat(straight, "func_count"), stat(resumed, "func_count"));
@@ -166,6 +181,7 @@ int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_narrow_gaussian_in_a_box_ten_thousand_times_wider),
         cmocka_unit_test(test_a_far_dominant_second_mode_is_found),
+        cmocka_unit_test(test_a_stage_cut_short_is_no_reliable_result),
         cmocka_unit_test(test_checkpoint_while_locating_resumes_bitwise),
         cmocka_unit_test(test_a_good_box_skips_the_stage),
     };
