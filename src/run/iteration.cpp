@@ -210,14 +210,20 @@ void Run::end_iteration() {
 
 // PyVBMC _setup_vbmc_after_warmup: accept the end of warm-up (or, on a false alarm, only trim)
 // and drop training points far below the best value; the surrogate is refitted on what is kept.
-// The surrogate's checks (run/reliability.hpp), and the locating stage's: a stage cut short while
-// still climbing leaves the run blind to whatever lies higher up.
+// The surrogate's checks (run/reliability.hpp), and the run's own: the best told log joint may not
+// have risen by more than the locating tolerance over the last tol_stable_count evaluations (a run
+// still climbing has not found the top of the posterior, wherever its surrogate settled).
 ReliabilityCheck Run::check_result(const Gp& gp, const VariationalPosterior& vp, double elbo_sd) const {
     ReliabilityCheck check = check_reliability(gp, vp, elbo_sd, evals_.typical_noise_sd());
-    if (locate_.cut_short())
-        check.problems.push_back("the locating stage spent its share of the budget (locate_max_fraction) while its "
-                                 "search was still climbing, so the posterior's mass may lie higher up, where the "
-                                 "run never looked");
+    std::vector<double> told;
+    for (int i = 0; i < evals_.size(); ++i) told.push_back(evals_[i].failed ? NAN : evals_[i].log_joint);
+    const double rise = best_value_rise(told, settings_.tol_stable_count);
+    if (rise > locate_tolerance()) {
+        char line[256];
+        std::snprintf(line, sizeof line, "the best log joint told rose by %.3g over the last %d evaluations (more than "
+                      "%.3g): the run was still climbing", rise, settings_.tol_stable_count, locate_tolerance());
+        check.problems.push_back(line);
+    }
     return check;
 }
 

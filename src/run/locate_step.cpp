@@ -266,10 +266,10 @@ void Run::finish_locating() {
     log_locate_row();
     const LocatedTop& top = best_top();
     char line[256];
-    std::snprintf(line, sizeof line, "The locating stage ends after %d evaluations and %d search%s: maximum log joint %.6g.",
+    std::snprintf(line, sizeof line, "The locating stage ends after %d evaluations and %d search%s: maximum log joint %.6g%s.",
                   locate_.spent, static_cast<int>(locate_.tops.size()), locate_.tops.size() == 1 ? "" : "es",
-                  evals_[top.index].log_joint);
-    log(kLogInfo, line);
+                  evals_[top.index].log_joint, locate_.cut_short() ? ", its search still climbing" : "");
+    log(locate_.cut_short() ? kLogWarn : kLogInfo, line);
     recentre_on_tops();
 }
 

@@ -98,6 +98,19 @@ ReliabilityCheck ReliabilityCheck::read(Reader& in) {
     return c;
 }
 
+double best_value_rise(const std::vector<double>& told_values, int window) {
+    const size_t n = told_values.size();
+    if (window < 0 || n <= static_cast<size_t>(window)) return 0.0;
+    const size_t split = n - static_cast<size_t>(window);
+    double before = -INFINITY, all = -INFINITY;
+    for (size_t i = 0; i < n; ++i) {
+        if (std::isnan(told_values[i])) continue;
+        all = std::max(all, told_values[i]);
+        if (i < split) before = std::max(before, told_values[i]);
+    }
+    return std::isfinite(before) ? all - before : 0.0;
+}
+
 ReliabilityCheck check_reliability(const Gp& gp, const VariationalPosterior& vp, double elbo_sd, double noise_sd) {
     ReliabilityCheck c;
     const int dim = gp.dim;

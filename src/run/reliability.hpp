@@ -34,4 +34,9 @@ struct ReliabilityCheck {
 // has SD elbo_sd; noise_sd is the typical noise SD told (0 for an exact target). Deterministic.
 ReliabilityCheck check_reliability(const Gp& gp, const VariationalPosterior& vp, double elbo_sd, double noise_sd);
 
+// How far the best of the told log joints (in told order; NaN for a failed evaluation) rose over
+// the last `window` of them: max of all minus max of those before; 0 when none before is finite
+// (no earlier best to compare with).
+double best_value_rise(const std::vector<double>& told_values, int window);
+
 }  // namespace libvbmc

@@ -1,6 +1,7 @@
 // The reliability checks: a surrogate that knows a Gaussian target passes with the posterior on
 // the data; deliberately broken surrogates and posteriors are refused, each for its reason; the
-// leave-one-out formula against refitting without the point.
+// rise of the best told value over a window; the leave-one-out formula against refitting without
+// the point.
 #include "run/reliability.hpp"
 
 #include <cmath>
@@ -97,6 +98,17 @@ static void test_an_uncertain_elbo_is_refused(void**) {
 }
 
 // Eq. 5.12 against the GP refitted without point i: same mean, same predictive variance.
+// The best value's rise over the last `window` told values, failed ones (NaN) left out.
+static void test_the_best_values_rise_over_the_window(void**) {
+    const std::vector<double> climbing = {-9.0, -5.0, NAN, -7.0, -2.0, -3.5, -1.0};
+    assert_close(best_value_rise(climbing, 3), 4.0, 0.0);   // -1 now, -5 before the last three
+    assert_close(best_value_rise(climbing, 2), 1.0, 0.0);   // -1 now, -2 before the last two
+    const std::vector<double> settled = {-9.0, -1.0, -3.0, -2.0, NAN};
+    assert_close(best_value_rise(settled, 3), 0.0, 0.0);
+    assert_close(best_value_rise(settled, 5), 0.0, 0.0);    // nothing before the window
+    assert_close(best_value_rise({NAN, NAN, -4.0}, 1), 0.0, 0.0);  // no finite value before: no rise
+}
+
 static void test_leave_one_out_matches_refitting(void**) {
     GpData d = data(15, 0.3, 2.0);
     const std::vector<double> t = theta(0.8, 1.5, 0.1, 0.2);
@@ -125,6 +137,7 @@ int main(void) {
         cmocka_unit_test(test_a_surrogate_that_misses_left_out_points_is_refused),
         cmocka_unit_test(test_a_posterior_above_the_data_is_refused),
         cmocka_unit_test(test_an_uncertain_elbo_is_refused),
+        cmocka_unit_test(test_the_best_values_rise_over_the_window),
         cmocka_unit_test(test_leave_one_out_matches_refitting),
     };
     return cmocka_run_group_tests(tests, nullptr, nullptr);
