@@ -30,6 +30,7 @@ import os
 import resource
 import sys
 import time
+import traceback
 
 import numpy as np
 from scipy.special import gammaln, logsumexp
@@ -342,6 +343,7 @@ def run_real(problem, seed, max_fun_evals):
                                to_engine(problem.plb), to_engine(problem.pub), budget)
         failure = None
     except Exception as error:  # noqa: BLE001 -- recorded in the line, as vbmc_bench does
+        traceback.print_exc()  # where PyVBMC failed, on standard error
         vp, results, failure = None, None, f"{type(error).__name__}: {error}"
     wall, cpu = time.perf_counter() - start_wall, time.process_time() - start_cpu
     fevals = int(results["func_count"]) if results else target.calls
