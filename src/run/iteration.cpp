@@ -208,11 +208,10 @@ void Run::end_iteration() {
     if (warping_due() && try_rotoscaling()) end_iteration();
 }
 
-// PyVBMC _setup_vbmc_after_warmup: accept the end of warm-up (or, on a false alarm, only trim)
-// and drop training points far below the best value; the surrogate is refitted on what is kept.
 // The surrogate's checks (run/reliability.hpp), and the run's own: the best told log joint may not
-// have risen by more than the locating tolerance over the last tol_stable_count evaluations (a run
-// still climbing has not found the top of the posterior, wherever its surrogate settled).
+// have risen by more than the locating tolerance, max(1, D/2) + 3 noise SDs, over the last
+// tol_stable_count evaluations (a run still climbing has not found the top of the posterior,
+// wherever its surrogate settled).
 ReliabilityCheck Run::check_result(const Gp& gp, const VariationalPosterior& vp, double elbo_sd) const {
     ReliabilityCheck check = check_reliability(gp, vp, elbo_sd, evals_.typical_noise_sd());
     std::vector<double> told;
@@ -227,6 +226,8 @@ ReliabilityCheck Run::check_result(const Gp& gp, const VariationalPosterior& vp,
     return check;
 }
 
+// PyVBMC _setup_vbmc_after_warmup: accept the end of warm-up (or, on a false alarm, only trim)
+// and drop training points far below the best value; the surrogate is refitted on what is kept.
 void Run::end_warmup(std::vector<std::string>& actions) {
     double threshold;
     if (history_.back().r_index < settings_.stop_warmup_reliability || !data_trim_list_.empty()) {

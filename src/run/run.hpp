@@ -108,7 +108,7 @@ private:
     void finish_locating();
     void recentre_on_tops();
     void log_locate_row() const;
-    // The reliability checks of a result, with the locating stage's own (run/iteration.cpp).
+    // The reliability checks of a result, with the run's own still-climbing check (run/iteration.cpp).
     ReliabilityCheck check_result(const Gp& gp, const VariationalPosterior& vp, double elbo_sd) const;
 
     // Fixed at creation.
