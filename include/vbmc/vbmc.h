@@ -11,6 +11,8 @@
  *   - Arrays are row-major: a set of n points in dimension dim is x[n*dim].
  *   - The caller owns everything it passes and allocates every numeric output; the library owns
  *     the objects behind its handles and frees them in the matching _destroy (NULL is a no-op).
+ *   - Handles are ids, never dereferenced: a call on a destroyed handle, or on one of another type,
+ *     returns VBMC_E_ARG ("... is not a live handle"); destroying one twice is a no-op.
  *   - Every fallible call returns a vbmc_status: 0 is success, positive values are informational,
  *     negative values are errors. After an error on a run, vbmc_last_error(run) says what was wrong;
  *     a failed call leaves the handle as it was before the call.

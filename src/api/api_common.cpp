@@ -1,4 +1,6 @@
-// Version, status names and the per-thread error of handle-less calls.
+// Version, status names, the per-thread error of handle-less calls and the tables of live handles.
+#include <atomic>
+
 #include "api/handles.hpp"
 
 #define VBMC_STR2(x) #x
@@ -8,6 +10,28 @@ namespace libvbmc {
 std::string& global_error() {
     thread_local std::string message;
     return message;
+}
+
+uintptr_t next_handle_id() {
+    static std::atomic<uintptr_t> last{0};
+    return last.fetch_add(16) + 16;
+}
+
+// The tables are never destroyed, so a handle destroyed by another exit-time destructor is still
+// looked up safely.
+HandleTable<vbmc_opts, OptsObject>& opts_table() {
+    static auto* table = new HandleTable<vbmc_opts, OptsObject>();
+    return *table;
+}
+
+HandleTable<vbmc, RunObject>& run_table() {
+    static auto* table = new HandleTable<vbmc, RunObject>();
+    return *table;
+}
+
+HandleTable<vbmc_post, PostObject>& post_table() {
+    static auto* table = new HandleTable<vbmc_post, PostObject>();
+    return *table;
 }
 }  // namespace libvbmc
 

@@ -12,6 +12,18 @@ const OptionSpec* spec_at(int index) {
     if (index < 0 || index >= static_cast<int>(table.size())) return nullptr;
     return &table[static_cast<size_t>(index)];
 }
+
+// Every call on an options object: body(object). A NULL or dead handle returns VBMC_E_ARG with
+// the message in vbmc_last_error(NULL) (vbmc_opts_error has a static one).
+template <typename Body>
+vbmc_status on_opts(const vbmc_opts* opts, Body&& body) {
+    OptsObject* object = opts_table().find(opts);
+    if (object == nullptr) {
+        global_error() = invalid_handle("opts", opts);
+        return VBMC_E_ARG;
+    }
+    return guarded(object->error, [&] { return body(*object); });
+}
 }  // namespace
 
 extern "C" {
@@ -20,51 +32,43 @@ VBMC_API vbmc_status vbmc_opts_create(vbmc_opts** out) {
     return guarded(global_error(), [&] {
         require_pointer(out, "out");
         *out = nullptr;
-        *out = new vbmc_opts();
+        *out = opts_table().add(std::make_unique<OptsObject>());
         return VBMC_OK;
     });
 }
 
-VBMC_API void vbmc_opts_destroy(vbmc_opts* opts) {
-    if (opts == nullptr || opts->magic != vbmc_opts::kMagic) return;
-    opts->magic = 0;
-    delete opts;
-}
+VBMC_API void vbmc_opts_destroy(vbmc_opts* opts) { opts_table().destroy(opts); }
 
 VBMC_API vbmc_status vbmc_opts_set(vbmc_opts* opts, const char* name, const char* value) {
-    if (opts == nullptr || opts->magic != vbmc_opts::kMagic) return VBMC_E_ARG;
-    return guarded(opts->error, [&] {
+    return on_opts(opts, [&](OptsObject& object) {
         require_pointer(name, "name");
         require_pointer(value, "value");
-        opts->values.set_text(name, value);
+        object.values.set_text(name, value);
         return VBMC_OK;
     });
 }
 
 VBMC_API vbmc_status vbmc_opts_set_int(vbmc_opts* opts, const char* name, long long value) {
-    if (opts == nullptr || opts->magic != vbmc_opts::kMagic) return VBMC_E_ARG;
-    return guarded(opts->error, [&] {
+    return on_opts(opts, [&](OptsObject& object) {
         require_pointer(name, "name");
-        opts->values.set_number(name, static_cast<double>(value));
+        object.values.set_number(name, static_cast<double>(value));
         return VBMC_OK;
     });
 }
 
 VBMC_API vbmc_status vbmc_opts_set_double(vbmc_opts* opts, const char* name, double value) {
-    if (opts == nullptr || opts->magic != vbmc_opts::kMagic) return VBMC_E_ARG;
-    return guarded(opts->error, [&] {
+    return on_opts(opts, [&](OptsObject& object) {
         require_pointer(name, "name");
-        opts->values.set_number(name, value);
+        object.values.set_number(name, value);
         return VBMC_OK;
     });
 }
 
 VBMC_API vbmc_status vbmc_opts_get(const vbmc_opts* opts, const char* name, char* buf, size_t size) {
-    if (opts == nullptr || opts->magic != vbmc_opts::kMagic) return VBMC_E_ARG;
-    return guarded(const_cast<vbmc_opts*>(opts)->error, [&] {
+    return on_opts(opts, [&](OptsObject& object) {
         require_pointer(name, "name");
         require_pointer(buf, "buf");
-        const std::string text = opts->values.get_text(name);
+        const std::string text = object.values.get_text(name);
         if (size < text.size() + 1)
             throw_error(Code::arg, "buf has " + std::to_string(size) + " bytes; the value of " + name + " needs " +
                                        std::to_string(text.size() + 1));
@@ -74,9 +78,9 @@ VBMC_API vbmc_status vbmc_opts_get(const vbmc_opts* opts, const char* name, char
 }
 
 VBMC_API const char* vbmc_opts_error(const vbmc_opts* opts) {
-    if (opts == nullptr) return "opts is NULL";
-    if (opts->magic != vbmc_opts::kMagic) return "opts is not a valid handle";
-    return opts->error.c_str();
+    const OptsObject* object = opts_table().find(opts);
+    if (object != nullptr) return object->error.c_str();
+    return opts == nullptr ? "opts is NULL" : "opts is not a live handle (never created, or already destroyed)";
 }
 
 VBMC_API int vbmc_opts_count(void) { return static_cast<int>(option_table().size()); }

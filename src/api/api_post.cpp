@@ -12,83 +12,80 @@ namespace {
 // thread's handle-less error, read with vbmc_last_error(NULL).
 template <typename Body>
 vbmc_status on_post(const vbmc_post* post, Body&& body) {
-    if (post == nullptr || post->magic != vbmc_post::kMagic) {
-        global_error() = post == nullptr ? "post is NULL" : "post is not a valid handle";
+    const PostObject* object = post_table().find(post);
+    if (object == nullptr) {
+        global_error() = invalid_handle("post", post);
         return VBMC_E_ARG;
     }
-    return guarded(global_error(), body);
+    return guarded(global_error(), [&] { return body(object->posterior); });
 }
 }  // namespace
 
 extern "C" {
 
 VBMC_API vbmc_status vbmc_posterior(const ::vbmc* run, vbmc_post** out) {
-    return on_run(run, [&] {
+    return on_run(run, [&](RunObject& handle) {
         require_pointer(out, "out");
         *out = nullptr;
-        auto post = std::make_unique<vbmc_post>();
-        post->posterior = run->run->posterior();
-        *out = post.release();
+        auto post = std::make_unique<PostObject>();
+        post->posterior = handle.run->posterior();
+        *out = post_table().add(std::move(post));
         return VBMC_OK;
     });
 }
 
-VBMC_API void vbmc_post_destroy(vbmc_post* post) {
-    if (post == nullptr || post->magic != vbmc_post::kMagic) return;
-    post->magic = 0;
-    delete post;
-}
+VBMC_API void vbmc_post_destroy(vbmc_post* post) { post_table().destroy(post); }
 
 VBMC_API int vbmc_post_dim(const vbmc_post* post) {
-    if (post == nullptr || post->magic != vbmc_post::kMagic) return 0;
-    return post->posterior.vp.dim;
+    const PostObject* object = post_table().find(post);
+    return object ? object->posterior.vp.dim : 0;
 }
 
 VBMC_API int vbmc_post_components(const vbmc_post* post) {
-    if (post == nullptr || post->magic != vbmc_post::kMagic) return 0;
-    return post->posterior.vp.k;
+    const PostObject* object = post_table().find(post);
+    return object ? object->posterior.vp.k : 0;
 }
 
 VBMC_API vbmc_status vbmc_post_elbo(const vbmc_post* post, double* elbo, double* elbo_sd) {
-    return on_post(post, [&] {
-        if (elbo) *elbo = post->posterior.elbo;
-        if (elbo_sd) *elbo_sd = post->posterior.elbo_sd;
+    return on_post(post, [&](const PosteriorSnapshot& posterior) {
+        if (elbo) *elbo = posterior.elbo;
+        if (elbo_sd) *elbo_sd = posterior.elbo_sd;
         return VBMC_OK;
     });
 }
 
 VBMC_API vbmc_status vbmc_post_sample(const vbmc_post* post, size_t n, uint64_t seed, double* x) {
-    return on_post(post, [&] {
+    return on_post(post, [&](const PosteriorSnapshot& posterior) {
         if (n == 0) return VBMC_OK;
         require_pointer(x, "x");
-        if (n > (SIZE_MAX / sizeof(double)) / static_cast<size_t>(post->posterior.vp.dim))
+        if (n > (SIZE_MAX / sizeof(double)) / static_cast<size_t>(posterior.vp.dim))
             throw_error(Code::arg, "n = " + std::to_string(n) + " draws do not fit in memory");
-        post->posterior.sample(n, seed, x);
+        posterior.sample(n, seed, x);
         return VBMC_OK;
     });
 }
 
 VBMC_API vbmc_status vbmc_post_log_pdf(const vbmc_post* post, size_t n, const double* x, double* log_pdf) {
-    return on_post(post, [&] {
+    return on_post(post, [&](const PosteriorSnapshot& posterior) {
         if (n == 0) return VBMC_OK;
         require_pointer(x, "x");
         require_pointer(log_pdf, "log_pdf");
-        const size_t dim = static_cast<size_t>(post->posterior.vp.dim);
+        const size_t dim = static_cast<size_t>(posterior.vp.dim);
         if (n > SIZE_MAX / dim) throw_error(Code::arg, "n = " + std::to_string(n) + " points do not fit in memory");
         for (size_t i = 0; i < n * dim; ++i)
             if (std::isnan(x[i]))
                 throw_error(Code::arg, "x[" + std::to_string(i) + "] (point " + std::to_string(i / dim) + ") is NaN");
-        for (size_t i = 0; i < n; ++i) log_pdf[i] = post->posterior.log_pdf(x + i * dim);
+        for (size_t i = 0; i < n; ++i) log_pdf[i] = posterior.log_pdf(x + i * dim);
         return VBMC_OK;
     });
 }
 
 VBMC_API vbmc_status vbmc_post_moments(const vbmc_post* post, double* mean, double* cov) {
-    return on_post(post, [&] {
+    return on_post(post, [&](const PosteriorSnapshot& posterior) {
         require_pointer(mean, "mean");
         std::vector<double> m;
         Matrix c;
-        post->posterior.moments(m, c);
+        posterior.moments(m, c);
         std::memcpy(mean, m.data(), sizeof(double) * m.size());
         if (cov) std::memcpy(cov, c.data.data(), sizeof(double) * c.data.size());
         return VBMC_OK;
@@ -96,10 +93,10 @@ VBMC_API vbmc_status vbmc_post_moments(const vbmc_post* post, double* mean, doub
 }
 
 VBMC_API vbmc_status vbmc_post_save(const vbmc_post* post, const char* path) {
-    return on_post(post, [&] {
+    return on_post(post, [&](const PosteriorSnapshot& posterior) {
         require_pointer(path, "path");
         Writer payload;
-        post->posterior.write(payload);
+        posterior.write(payload);
         write_container(path, FileKind::posterior, payload.bytes());
         return VBMC_OK;
     });
@@ -112,10 +109,10 @@ VBMC_API vbmc_status vbmc_post_load(vbmc_post** out, const char* path) {
         require_pointer(path, "path");
         const std::vector<uint8_t> payload = read_container(path, FileKind::posterior);
         Reader in(payload.data(), payload.size());
-        auto post = std::make_unique<vbmc_post>();
+        auto post = std::make_unique<PostObject>();
         post->posterior = read_payload("posterior file", [&] { return PosteriorSnapshot::read(in); });
         if (in.remaining() != 0) throw_error(Code::format, "the posterior file has trailing bytes");
-        *out = post.release();
+        *out = post_table().add(std::move(post));
         return VBMC_OK;
     });
 }

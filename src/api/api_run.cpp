@@ -49,15 +49,14 @@ void check_bounds(int dim, const double* x0, const double* lb, const double* ub,
 
 void default_logger(void*, int, const char* line) { std::fprintf(stderr, "%s\n", line); }
 
-void connect_logger(::vbmc* handle) {
+void connect_logger(RunObject* handle) {
     handle->run->set_log_sink([handle](int level, const std::string& line) {
         vbmc_log_fn fn = handle->log_fn ? handle->log_fn : default_logger;
         fn(handle->log_userdata, level, line.c_str());
     });
 }
 
-void autosave(::vbmc* handle) {
-    Run& run = *handle->run;
+void autosave(Run& run) {
     if (!run.checkpoint_due()) return;
     Writer payload;
     run.write(payload);
@@ -78,32 +77,35 @@ VBMC_API vbmc_status vbmc_create(vbmc** out, int dim, const double* x0, const do
         require_pointer(out, "out");
         *out = nullptr;
         check_bounds(dim, x0, lb, ub, plb, pub);
-        const OptionValues values = opts ? require(opts, "opts")->values : OptionValues();
-        auto handle = std::make_unique<::vbmc>();
+        OptionValues values;
+        if (opts != nullptr) {
+            const OptsObject* options = opts_table().find(opts);
+            if (options == nullptr) throw_error(Code::arg, invalid_handle("opts", opts));
+            values = options->values;
+        }
+        auto handle = std::make_unique<RunObject>();
         handle->run = std::make_unique<Run>(dim, x0, lb, ub, plb, pub, values);
         connect_logger(handle.get());
-        *out = handle.release();
+        *out = run_table().add(std::move(handle));
         return VBMC_OK;
     });
 }
 
-VBMC_API void vbmc_destroy(vbmc* run) {
-    if (run == nullptr || run->magic != ::vbmc::kMagic) return;
-    run->magic = 0;
-    delete run;
-}
+VBMC_API void vbmc_destroy(vbmc* run) { run_table().destroy(run); }
 
 VBMC_API const char* vbmc_last_error(const vbmc* run) {
     if (run == nullptr) return global_error().c_str();
-    if (run->magic != ::vbmc::kMagic) return "run is not a valid handle (destroyed or corrupted)";
-    return run->error.c_str();
+    const RunObject* handle = run_table().find(run);
+    if (handle != nullptr) return handle->error.c_str();
+    global_error() = invalid_handle("run", run);
+    return global_error().c_str();
 }
 
 VBMC_API const char* vbmc_result_message(const vbmc* run) {
-    if (run == nullptr || run->magic != ::vbmc::kMagic) return "";
-    ::vbmc* handle = const_cast<::vbmc*>(run);
+    RunObject* handle = run_table().find(run);
+    if (handle == nullptr) return "";
     try {
-        handle->result_message = run->run->result_message();
+        handle->result_message = handle->run->result_message();
     } catch (...) {
         handle->result_message.clear();
     }
@@ -111,72 +113,72 @@ VBMC_API const char* vbmc_result_message(const vbmc* run) {
 }
 
 VBMC_API int vbmc_dim(const vbmc* run) {
-    if (run == nullptr || run->magic != ::vbmc::kMagic) return 0;
-    return run->run->dim();
+    const RunObject* handle = run_table().find(run);
+    return handle ? handle->run->dim() : 0;
 }
 
 VBMC_API vbmc_status vbmc_ask(vbmc* run, double* x) {
-    return on_run(run, [&] {
+    return on_run(run, [&](RunObject& handle) {
         require_pointer(x, "x");
-        return run->run->ask(x) ? VBMC_OK : VBMC_DONE;
+        return handle.run->ask(x) ? VBMC_OK : VBMC_DONE;
     });
 }
 
 VBMC_API vbmc_status vbmc_tell(vbmc* run, const double* x, double log_joint, double log_joint_sd) {
-    return on_run(run, [&] {
+    return on_run(run, [&](RunObject& handle) {
         require_pointer(x, "x");
-        run->run->tell(x, log_joint, log_joint_sd);
-        autosave(run);
+        handle.run->tell(x, log_joint, log_joint_sd);
+        autosave(*handle.run);
         return VBMC_OK;
     });
 }
 
 VBMC_API vbmc_status vbmc_tell_extra(vbmc* run, const double* x, double log_joint, double log_joint_sd) {
-    return on_run(run, [&] {
+    return on_run(run, [&](RunObject& handle) {
         require_pointer(x, "x");
-        run->run->tell_extra(x, log_joint, log_joint_sd);
-        autosave(run);
+        handle.run->tell_extra(x, log_joint, log_joint_sd);
+        autosave(*handle.run);
         return VBMC_OK;
     });
 }
 
 VBMC_API vbmc_status vbmc_abandon(vbmc* run, const double* x) {
-    return on_run(run, [&] {
+    return on_run(run, [&](RunObject& handle) {
         require_pointer(x, "x");
-        run->run->abandon(x);
+        handle.run->abandon(x);
         return VBMC_OK;
     });
 }
 
 VBMC_API vbmc_status vbmc_pending_point(const vbmc* run, int i, double* x) {
-    return on_run(run, [&] {
+    return on_run(run, [&](RunObject& handle) {
         require_pointer(x, "x");
-        const int n = run->run->pending_count();
+        const int n = handle.run->pending_count();
         if (i < 0 || i >= n)
             throw_error(Code::arg, "i = " + std::to_string(i) + " is outside [0, " + std::to_string(n) + ") pending points");
-        const auto& point = run->run->pending_point(i);
+        const auto& point = handle.run->pending_point(i);
         std::memcpy(x, point.data(), sizeof(double) * point.size());
         return VBMC_OK;
     });
 }
 
 VBMC_API vbmc_status vbmc_stat(const vbmc* run, const char* name, double* value) {
-    return on_run(run, [&] {
+    return on_run(run, [&](RunObject& handle) {
         require_pointer(name, "name");
         require_pointer(value, "value");
-        *value = run->run->stat(name);
+        *value = handle.run->stat(name);
         return VBMC_OK;
     });
 }
 
 VBMC_API vbmc_status vbmc_run(vbmc* run, vbmc_log_joint_fn f, void* userdata) {
-    return on_run(run, [&] {
+    return on_run(run, [&](RunObject& handle) {
         if (f == nullptr) throw_error(Code::arg, "f is NULL");
-        std::vector<double> x(static_cast<size_t>(run->run->dim()));
+        std::vector<double> x(static_cast<size_t>(handle.run->dim()));
         for (;;) {
             // Points left pending (by an earlier error here, or in a loaded checkpoint) come first.
             vbmc_status status =
-                run->run->pending_count() > 0 ? vbmc_pending_point(run, 0, x.data()) : vbmc_ask(run, x.data());
+                handle.run->pending_count() > 0 ? vbmc_pending_point(run, 0, x.data()) : vbmc_ask(run, x.data());
             if (status != VBMC_OK) return status;
             double sd = 0.0;
             const double value = f(x.data(), &sd, userdata);
@@ -187,18 +189,18 @@ VBMC_API vbmc_status vbmc_run(vbmc* run, vbmc_log_joint_fn f, void* userdata) {
 }
 
 VBMC_API vbmc_status vbmc_set_logger(vbmc* run, vbmc_log_fn fn, void* userdata) {
-    return on_run(run, [&] {
-        run->log_fn = fn;
-        run->log_userdata = userdata;
+    return on_run(run, [&](RunObject& handle) {
+        handle.log_fn = fn;
+        handle.log_userdata = userdata;
         return VBMC_OK;
     });
 }
 
 VBMC_API vbmc_status vbmc_save(const vbmc* run, const char* path) {
-    return on_run(run, [&] {
+    return on_run(run, [&](RunObject& handle) {
         require_pointer(path, "path");
         Writer payload;
-        run->run->write(payload);
+        handle.run->write(payload);
         write_container(path, FileKind::checkpoint, payload.bytes());
         return VBMC_OK;
     });
@@ -211,10 +213,10 @@ VBMC_API vbmc_status vbmc_load(vbmc** out, const char* path) {
         require_pointer(path, "path");
         const std::vector<uint8_t> payload = read_container(path, FileKind::checkpoint);
         Reader in(payload.data(), payload.size());
-        auto handle = std::make_unique<::vbmc>();
+        auto handle = std::make_unique<RunObject>();
         handle->run = std::make_unique<Run>(read_payload("checkpoint", [&] { return Run::read(in); }));
         connect_logger(handle.get());
-        *out = handle.release();
+        *out = run_table().add(std::move(handle));
         return VBMC_OK;
     });
 }

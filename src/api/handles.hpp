@@ -1,4 +1,4 @@
-// The structs behind the public opaque handles, and the guard that turns every C++ failure
+// The objects behind the public opaque handles, and the guard that turns every C++ failure
 // into a vbmc_status plus a message (nothing unwinds across the C boundary).
 #pragma once
 #include <cstdint>
@@ -7,36 +7,42 @@
 #include <stdexcept>
 #include <string>
 
+#include "api/handle_table.hpp"
 #include "options/options.hpp"
 #include "run/posterior.hpp"
 #include "run/run.hpp"
 #include "util/error.hpp"
 #include "vbmc/vbmc.h"
 
-struct vbmc_opts {
-    uint64_t magic = kMagic;
-    libvbmc::OptionValues values;
+namespace libvbmc {
+
+// What the public handles stand for (the handles themselves are ids: handle_table.hpp).
+struct OptsObject {
+    OptionValues values;
     std::string error;
-    static constexpr uint64_t kMagic = 0x766d62632d6f7074ULL;  // "vmbc-opt"
 };
 
-struct vbmc {
-    uint64_t magic = kMagic;
-    std::unique_ptr<libvbmc::Run> run;
+struct RunObject {
+    std::unique_ptr<Run> run;
     std::string error;
     std::string result_message;  // vbmc_result_message's text, valid until the next call
     vbmc_log_fn log_fn = nullptr;
     void* log_userdata = nullptr;
-    static constexpr uint64_t kMagic = 0x766d62632d72756eULL;  // "vmbc-run"
 };
 
-struct vbmc_post {
-    uint64_t magic = kMagic;
-    libvbmc::PosteriorSnapshot posterior;
-    static constexpr uint64_t kMagic = 0x766d62632d706f73ULL;  // "vmbc-pos"
+struct PostObject {
+    PosteriorSnapshot posterior;
 };
 
-namespace libvbmc {
+HandleTable<vbmc_opts, OptsObject>& opts_table();
+HandleTable<vbmc, RunObject>& run_table();
+HandleTable<vbmc_post, PostObject>& post_table();
+
+// The message of a call given a NULL or dead handle.
+inline std::string invalid_handle(const char* name, const void* handle) {
+    return handle == nullptr ? std::string(name) + " is NULL"
+                             : std::string(name) + " is not a live handle (never created, or already destroyed)";
+}
 
 // The message of the last failed create / load / post_load on this thread.
 std::string& global_error();
@@ -62,24 +68,16 @@ vbmc_status guarded(std::string& error, Body&& body) {
     }
 }
 
-// Every call on a run: a NULL or invalid handle has nowhere to store its message, so it goes to
-// the thread's handle-less error (vbmc_last_error(NULL)) and the call returns VBMC_E_ARG.
+// Every call on a run: body(object). A NULL or dead handle has nowhere to store its message, so it
+// goes to the thread's handle-less error (vbmc_last_error(NULL)) and the call returns VBMC_E_ARG.
 template <typename Body>
 vbmc_status on_run(const ::vbmc* run, Body&& body) {
-    if (run == nullptr || run->magic != ::vbmc::kMagic) {
-        global_error() = run == nullptr ? "run is NULL" : "run is not a valid handle (destroyed or corrupted)";
+    RunObject* object = run_table().find(run);
+    if (object == nullptr) {
+        global_error() = invalid_handle("run", run);
         return VBMC_E_ARG;
     }
-    return guarded(const_cast<::vbmc*>(run)->error, body);
-}
-
-// Argument checks that throw Error(arg) with a sentence naming the argument.
-template <typename T>
-T* require(T* handle, const char* name) {
-    if (handle == nullptr) throw_error(Code::arg, std::string(name) + " is NULL");
-    if (handle->magic != T::kMagic)
-        throw_error(Code::arg, std::string(name) + " is not a valid handle (destroyed or corrupted)");
-    return handle;
+    return guarded(object->error, [&] { return body(*object); });
 }
 
 // Reads a file's payload with read(): any failure other than memory is the file's fault, so it

@@ -210,6 +210,45 @@ static void test_null_handles(void **state) {
     assert_string_equal(vbmc_last_error(NULL), "run is NULL");
 }
 
+/* Handles are ids the library never dereferences: a destroyed handle, one destroyed twice, or a
+ * stale one whose memory a new object now occupies gives VBMC_E_ARG and a message, and never
+ * reaches the new object (before, under ASan: heap-use-after-free; without: the stale handle
+ * drove the new run). */
+static void test_dead_handles(void **state) {
+    (void)state;
+    double x[2], v;
+    vbmc *old = make_run(1);
+    vbmc_destroy(old);
+    vbmc *fresh = make_run(1);
+    assert_int_equal(vbmc_ask(old, x), VBMC_E_ARG);
+    assert_message_mentions(vbmc_last_error(NULL), "run is not a live handle");
+    assert_message_mentions(vbmc_last_error(old), "already destroyed");
+    assert_int_equal(vbmc_dim(old), 0);
+    assert_string_equal(vbmc_result_message(old), "");
+    vbmc_destroy(old); /* twice: ignored */
+    assert_int_equal(vbmc_pending_point(fresh, 0, x), VBMC_E_ARG); /* nothing was asked of it */
+    assert_int_equal(vbmc_ask(fresh, x), VBMC_OK);
+    assert_int_equal(vbmc_stat(fresh, "iteration", &v), VBMC_OK);
+
+    vbmc_opts *opts = NULL;
+    assert_int_equal(vbmc_opts_create(&opts), VBMC_OK);
+    vbmc_opts_destroy(opts);
+    vbmc_opts_destroy(opts); /* twice: ignored */
+    assert_int_equal(vbmc_opts_set(opts, "seed", "1"), VBMC_E_ARG);
+    assert_message_mentions(vbmc_last_error(NULL), "opts is not a live handle");
+    assert_message_mentions(vbmc_opts_error(opts), "not a live handle");
+    vbmc *run = NULL;
+    assert_int_equal(vbmc_create(&run, 2, NULL, NULL, NULL, plb2, pub2, opts), VBMC_E_ARG);
+    assert_message_mentions(vbmc_last_error(NULL), "opts is not a live handle");
+    assert_null(run);
+
+    /* A handle of one type passed as another is not live either. */
+    assert_int_equal(vbmc_post_elbo((const vbmc_post *)fresh, &v, &v), VBMC_E_ARG);
+    assert_message_mentions(vbmc_last_error(NULL), "post is not a live handle");
+    assert_int_equal(vbmc_post_dim((const vbmc_post *)fresh), 0);
+    vbmc_destroy(fresh);
+}
+
 static void test_bad_files(void **state) {
     (void)state;
     vbmc *run = (vbmc *)0x1;
@@ -260,6 +299,7 @@ int main(void) {
         cmocka_unit_test(test_tell_errors_keep_the_run_usable),
         cmocka_unit_test(test_abandon_and_pending),
         cmocka_unit_test(test_null_handles),
+        cmocka_unit_test(test_dead_handles),
         cmocka_unit_test(test_bad_files),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
