@@ -194,7 +194,8 @@ VBMC_API vbmc_status vbmc_abandon(vbmc *run, const double *x);
 VBMC_API vbmc_status vbmc_pending_point(const vbmc *run, int i, double *x);
 
 /* A scalar fact about the run, by name: "iteration", "func_count" (evaluations told, failures
- * included), "failed_count", "train_count" (points in the surrogate's training set), "elbo",
+ * included), "failed_count", "penalty_count" (values far below the rest, kept but left out of the
+ * surrogate: README, Guarantees), "train_count" (points in the surrogate's training set), "elbo",
  * "elbo_sd", "components", "converged" (0/1), "warmup" (0/1), "finished" (0/1), "pending",
  * "stable_count", "gp_samples", "dim", "max_fun_evals", "locating" (0/1: the locating stage is
  * running), "locate_evals" (evaluations it asked for). "elbo"/"elbo_sd" are NaN before the first

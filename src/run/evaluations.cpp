@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <functional>
 
 #include "util/error.hpp"
 
@@ -41,11 +42,51 @@ int EvaluationLog::failed_count() const {
     return n;
 }
 
+double penalty_cut(std::vector<double> values) {
+    std::sort(values.begin(), values.end(), std::greater<double>());
+    for (size_t k = kPenaltyMinAbove; k < values.size(); ++k) {
+        const double gap = values[0] - values[k], gap_above = values[0] - values[k - 1];
+        if (gap > kPenaltyMinGap && gap > kPenaltyJump * gap_above) return values[k - 1];
+    }
+    return -INFINITY;
+}
+
+double EvaluationLog::penalty_cut_of_first(int count) const {
+    std::vector<double> values;
+    for (int i = 0; i < count; ++i)
+        if (is_training_value(evals_[static_cast<size_t>(i)])) values.push_back(evals_[static_cast<size_t>(i)].log_joint_z());
+    return penalty_cut(std::move(values));
+}
+
+int EvaluationLog::penalty_count() const {
+    const double cut = penalty_cut_of_first(size());
+    int n = 0;
+    for (const Evaluation& e : evals_) n += is_training_value(e) && e.log_joint_z() < cut ? 1 : 0;
+    return n;
+}
+
 std::vector<int> EvaluationLog::training_index() const {
+    const double cut = penalty_cut_of_first(size());
     std::vector<int> index;
-    for (int i = 0; i < size(); ++i)
-        if (!evals_[static_cast<size_t>(i)].failed && evals_[static_cast<size_t>(i)].in_training) index.push_back(i);
+    for (int i = 0; i < size(); ++i) {
+        const Evaluation& e = evals_[static_cast<size_t>(i)];
+        if (is_training_value(e) && e.log_joint_z() >= cut) index.push_back(i);
+    }
     return index;
+}
+
+bool EvaluationLog::is_data_when_told(int i) const {
+    const Evaluation& told = evals_[static_cast<size_t>(i)];
+    return !told.failed && told.log_joint_z() >= penalty_cut_of_first(i + 1);
+}
+
+double EvaluationLog::told_surrogate_value(int i) const {
+    const Evaluation& told = evals_[static_cast<size_t>(i)];
+    if (!is_data_when_told(i)) return NAN;
+    double best = -INFINITY;
+    for (int j = 0; j <= i; ++j)
+        if (is_training_value(evals_[static_cast<size_t>(j)])) best = std::max(best, evals_[static_cast<size_t>(j)].log_joint_z());
+    return surrogate_value(told.log_joint_z(), best);
 }
 
 namespace {
@@ -94,14 +135,14 @@ void EvaluationLog::remap(const ParameterTransform& transform) {
 double EvaluationLog::max_training_value() const {
     double best = -INFINITY;
     for (const Evaluation& e : evals_)
-        if (!e.failed && e.in_training) best = std::max(best, e.log_joint_z());
+        if (is_training_value(e)) best = std::max(best, e.log_joint_z());
     return best;
 }
 
 double EvaluationLog::typical_noise_sd() const {
     std::vector<double> sd;
     for (const Evaluation& e : evals_)
-        if (!e.failed && e.in_training) sd.push_back(e.log_joint_sd);
+        if (is_training_value(e)) sd.push_back(e.log_joint_sd);
     if (sd.empty()) return 0.0;
     std::nth_element(sd.begin(), sd.begin() + static_cast<std::ptrdiff_t>(sd.size() / 2), sd.end());
     return sd[sd.size() / 2];

@@ -15,6 +15,17 @@ namespace libvbmc {
 // The density there is zero in double precision either way, and spreads like that of -1e300 (a
 // common penalty value) overflow the surrogate's empirical priors.
 constexpr double kSurrogateFloorGap = 1e6;
+// A finite told value far below the rest is a penalty (what a target returns where the model is
+// impossible: -1e300, -DBL_MAX, -1e10), not data: it stays in the record but, like a failed
+// evaluation, never reaches the surrogate. Sorted by their distance below the best, the first value
+// below the top kPenaltyMinAbove that lies more than kPenaltyMinGap below the best and more than
+// kPenaltyJump times further below than the value above it starts the penalties; it and every value
+// under it are penalties. Genuine log joints spread evenly over orders of magnitude never jump so.
+constexpr int kPenaltyMinAbove = 3;
+constexpr double kPenaltyMinGap = 1e5;
+constexpr double kPenaltyJump = 1e3;
+// The value below which the given finite values are penalties (-inf if none are).
+double penalty_cut(std::vector<double> values);
 // Largest log joint and noise SD a tell accepts.
 constexpr double kMaxTold = 1e150;
 inline double surrogate_value(double log_joint_z, double best) {
@@ -45,8 +56,17 @@ public:
     const Evaluation& operator[](int i) const { return evals_[static_cast<size_t>(i)]; }
     Evaluation& operator[](int i) { return evals_[static_cast<size_t>(i)]; }
     int failed_count() const;
-    // Indices of the evaluations that form the surrogate's training set.
+    // Finite values below the penalty cut of the training points (see kPenaltyJump).
+    int penalty_count() const;
+    // Indices of the evaluations that form the surrogate's training set: neither failed, nor
+    // trimmed, nor penalties.
     std::vector<int> training_index() const;
+    // Whether evaluation i, judged among evaluations 0..i as when it was told (and in checkpoint
+    // replay), is data: neither failed nor a penalty.
+    bool is_data_when_told(int i) const;
+    // The value evaluation i brings to the search surrogate when it is told: NaN unless it is data
+    // then, else surrogate_value at the best of evaluations 0..i.
+    double told_surrogate_value(int i) const;
     // Training data of those evaluations (transformed space; s2 = SD^2; values floored by
     // surrogate_value at the best among them).
     GpData training_data(const std::vector<int>& index, int dim) const;
@@ -63,6 +83,10 @@ public:
     static EvaluationLog read(Reader& in, int dim);
 
 private:
+    // The penalty cut among the finite training values of evaluations 0..count-1.
+    double penalty_cut_of_first(int count) const;
+    bool is_training_value(const Evaluation& e) const { return !e.failed && e.in_training; }
+
     std::vector<Evaluation> evals_;
 };
 

@@ -145,7 +145,7 @@ void Run::locate_after_tell(int index) {
         probe->evaluation = index;
         judge_segment(probe->candidate);
     } else if (locate_.phase == LocateState::Phase::searching) {
-        locate_.search.tell(e.z.data(), e.failed ? NAN : e.log_joint_z());
+        locate_.search.tell(e.z.data(), evals_.is_data_when_told(index) ? e.log_joint_z() : NAN);
         if (!locate_.members.empty()) locate_.members.push_back(index);
         if (locate_.search.stop() != TrustRegionStop::running) end_search();
     }

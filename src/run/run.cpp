@@ -123,14 +123,20 @@ void Run::record_evaluation(const double* x, double log_joint, double log_joint_
     if (log_joint_sd > 0.0) has_noisy_values_ = true;
     const double below_best = e.failed ? NAN : evals_.max_training_value() - e.log_joint_z();
     expand_search_bounds(e.z.data(), below_best, settings_.warmup_keep_threshold, lb_z_, ub_z_, lb_search_, ub_search_);
-    if (!e.failed && !in_initial_design_ && !finished_)
-        gp_add_point(search_gp_, e.z.data(), surrogate_value(e.log_joint_z(), evals_.max_training_value()),
-                     log_joint_sd * log_joint_sd);
     evals_.add(std::move(e));
+    if (!in_initial_design_ && !finished_) add_to_search_gp(evals_.size() - 1);
+}
+
+// The search surrogate's rank-1 update by evaluation i, at the tell and in checkpoint replay alike.
+void Run::add_to_search_gp(int i) {
+    const double value = evals_.told_surrogate_value(i);
+    if (std::isnan(value)) return;
+    const Evaluation& e = evals_[i];
+    gp_add_point(search_gp_, e.z.data(), value, e.log_joint_sd * e.log_joint_sd);
 }
 
 // Squares of values above kMaxTold (1e150, as the messages say) overflow; far-low values are
-// floored instead (surrogate_value).
+// penalties or floored instead (training_index, surrogate_value).
 static void check_value(double log_joint, double log_joint_sd) {
     if (!std::isfinite(log_joint_sd) || log_joint_sd < 0.0 || log_joint_sd > kMaxTold)
         throw_error(Code::arg,
@@ -257,6 +263,7 @@ double Run::stat(const std::string& name) const {
     if (name == "iteration") return iteration_ + 1;
     if (name == "func_count") return evals_.size();
     if (name == "failed_count") return evals_.failed_count();
+    if (name == "penalty_count") return evals_.penalty_count();
     if (name == "train_count") return static_cast<double>(evals_.training_index().size());
     if (name == "elbo") return has_final_ ? final_.elbo : last ? last->elbo : NAN;
     if (name == "elbo_sd") return has_final_ ? final_.elbo_sd : last ? last->elbo_sd : NAN;

@@ -65,6 +65,7 @@ private:
     Run() = default;
     void validate_point(const double* x, const char* what) const;
     void record_evaluation(const double* x, double log_joint, double log_joint_sd, bool extra);
+    void add_to_search_gp(int i);
     bool batch_complete() const;
     void after_tell();
     bool close_initial_design();

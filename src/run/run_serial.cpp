@@ -137,16 +137,13 @@ Run Run::read(Reader& in) {
     return run;
 }
 
-// gp_ from its hyperparameters and training index; search_gp_ = gp_ plus the finite values told
-// after the last iteration, replayed in the order they were told.
+// gp_ from its hyperparameters and training index; search_gp_ = gp_ plus the values told after
+// the last iteration, replayed in the order they were told.
 void Run::rebuild_surrogates(const std::vector<std::vector<double>>& thetas) {
     gp_ = gp_from_samples(evals_.training_data(gp_train_index_, dim_), thetas);
     search_gp_ = gp_;
-    for (int i = 0; i < evals_.size(); ++i) {
-        const Evaluation& e = evals_[i];
-        if (e.iteration == iteration_ + 1 && !e.failed)
-            gp_add_point(search_gp_, e.z.data(), e.log_joint_z(), e.log_joint_sd * e.log_joint_sd);
-    }
+    for (int i = 0; i < evals_.size(); ++i)
+        if (evals_[i].iteration == iteration_ + 1) add_to_search_gp(i);
 }
 
 }  // namespace libvbmc
