@@ -1,12 +1,11 @@
 #include "io/file_format.hpp"
 
-#include <fcntl.h>
-#include <unistd.h>
 
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
 
+#include "io/atomic_file.hpp"
 #include "io/serial.hpp"
 #include "util/error.hpp"
 #include "util/version.hpp"
@@ -28,32 +27,7 @@ void write_container(const std::string& path, FileKind kind, const std::vector<u
     header.u64(payload.size());
     Writer trailer;
     trailer.u32(crc32(payload.data(), payload.size()));
-
-    const std::string temp = path + ".tmp." + std::to_string(static_cast<long>(getpid()));
-    const int fd = ::open(temp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-    if (fd < 0) throw_error(Code::io, "cannot create \"" + temp + "\": " + system_error());
-    auto write_all = [&](const std::vector<uint8_t>& bytes) {
-        size_t done = 0;
-        while (done < bytes.size()) {
-            const ssize_t n = ::write(fd, bytes.data() + done, bytes.size() - done);
-            if (n < 0 && errno == EINTR) continue;
-            if (n <= 0) return false;
-            done += static_cast<size_t>(n);
-        }
-        return true;
-    };
-    const bool ok = write_all(header.bytes()) && write_all(payload) && write_all(trailer.bytes()) && ::fsync(fd) == 0;
-    const std::string error = ok ? "" : system_error();
-    ::close(fd);
-    if (!ok) {
-        ::unlink(temp.c_str());
-        throw_error(Code::io, "cannot write \"" + temp + "\": " + error);
-    }
-    if (std::rename(temp.c_str(), path.c_str()) != 0) {
-        const std::string rename_error = system_error();
-        ::unlink(temp.c_str());
-        throw_error(Code::io, "cannot rename \"" + temp + "\" to \"" + path + "\": " + rename_error);
-    }
+    replace_file(path, {&header.bytes(), &payload, &trailer.bytes()});
 }
 
 std::vector<uint8_t> read_container(const std::string& path, FileKind kind) {

@@ -1,7 +1,8 @@
 // The container of checkpoint and posterior files:
 //   magic (8 bytes) | format version (u32) | library version (text) | payload length (u64) |
 //   payload | CRC-32 of the payload (u32)
-// Written atomically: a temporary file beside the target, flushed and synced, then renamed.
+// Written atomically by replace_file (io/atomic_file.hpp): each writer's own temporary beside the
+// target, synced, renamed over it; concurrent writers of one path are safe and the last one wins.
 #pragma once
 #include <cstdint>
 #include <string>
@@ -13,7 +14,7 @@ enum class FileKind { checkpoint, posterior };
 
 constexpr uint32_t kFileFormatVersion = 4;
 
-// Write payload to path atomically. Throws Error(io) naming the path and the system error.
+// Write payload to path atomically. Throws Error(io) naming the file and the system error.
 void write_container(const std::string& path, FileKind kind, const std::vector<uint8_t>& payload);
 
 // Read and verify a file; returns the payload. Throws Error(io) if it cannot be read,
