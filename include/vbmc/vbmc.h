@@ -239,8 +239,11 @@ VBMC_API vbmc_status vbmc_set_logger(vbmc *run, vbmc_log_fn fn, void *userdata);
 VBMC_API vbmc_status vbmc_save(const vbmc *run, const char *path);
 
 /* Load a run saved by vbmc_save; *out is owned by the caller (vbmc_destroy). The logger is the
- * default one. Errors: VBMC_E_ARG, VBMC_E_IO, VBMC_E_FORMAT (not a checkpoint, corrupted,
- * incompatible version), VBMC_E_NOMEM; message via vbmc_last_error(NULL). */
+ * default one. The header is read first: any other file, device or pipe is refused after its
+ * first 8 bytes; nothing is read beyond one byte past what the header declares, and memory grows
+ * only with the bytes the file really holds (vbmc_post_load likewise). Errors: VBMC_E_ARG, VBMC_E_IO,
+ * VBMC_E_FORMAT (not a checkpoint, truncated, trailing bytes, corrupted, incompatible version),
+ * VBMC_E_NOMEM; message via vbmc_last_error(NULL). */
 VBMC_API vbmc_status vbmc_load(vbmc **out, const char *path);
 
 /* ---------------------------------------------------------------------------------------------
