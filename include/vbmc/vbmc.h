@@ -234,13 +234,19 @@ typedef void (*vbmc_log_fn)(void *userdata, int level, const char *line);
 VBMC_API vbmc_status vbmc_set_logger(vbmc *run, vbmc_log_fn fn, void *userdata);
 
 /* Checkpoints: the whole state of a run, so a killed host resumes where it stopped.
- * vbmc_save writes atomically (temporary file, flush, rename): the file at path is either the
- * old one or the complete new one. Errors: VBMC_E_ARG, VBMC_E_IO. */
+ * vbmc_save writes atomically (its own temporary file beside path, synced, renamed over path): the
+ * file at path is either the old one or the complete new one, also while other handles, threads or
+ * processes save to the same path (the last rename wins). A save killed part-way may leave a file
+ * "<path>.tmp.XXXXXX" (on Linux only when killed between naming the temporary and renaming it).
+ * Errors: VBMC_E_ARG, VBMC_E_IO. */
 VBMC_API vbmc_status vbmc_save(const vbmc *run, const char *path);
 
 /* Load a run saved by vbmc_save; *out is owned by the caller (vbmc_destroy). The logger is the
- * default one. Errors: VBMC_E_ARG, VBMC_E_IO, VBMC_E_FORMAT (not a checkpoint, corrupted,
- * incompatible version), VBMC_E_NOMEM; message via vbmc_last_error(NULL). */
+ * default one. The header is read first: any other file, device or pipe is refused after its
+ * first 8 bytes; nothing is read beyond one byte past what the header declares, and memory grows
+ * only with the bytes the file really holds (vbmc_post_load likewise). Errors: VBMC_E_ARG, VBMC_E_IO,
+ * VBMC_E_FORMAT (not a checkpoint, truncated, trailing bytes, corrupted, incompatible version),
+ * VBMC_E_NOMEM; message via vbmc_last_error(NULL). */
 VBMC_API vbmc_status vbmc_load(vbmc **out, const char *path);
 
 /* ---------------------------------------------------------------------------------------------
@@ -283,7 +289,7 @@ VBMC_API vbmc_status vbmc_post_log_pdf(const vbmc_post *post, size_t n, const do
  * coordinate is bounded. Errors: VBMC_E_ARG. */
 VBMC_API vbmc_status vbmc_post_moments(const vbmc_post *post, double *mean, double *cov);
 
-/* Write a snapshot to a file (atomically) / read one back. *out is owned by the caller.
+/* Write a snapshot to a file (atomically, as vbmc_save) / read one back. *out is owned by the caller.
  * Errors: VBMC_E_ARG, VBMC_E_IO, VBMC_E_FORMAT; vbmc_post_load's message via
  * vbmc_last_error(NULL). */
 VBMC_API vbmc_status vbmc_post_save(const vbmc_post *post, const char *path);

@@ -1,12 +1,9 @@
 #include "io/file_format.hpp"
 
-#include <fcntl.h>
-#include <unistd.h>
-
-#include <cerrno>
-#include <cstdio>
 #include <cstring>
 
+#include "io/atomic_file.hpp"
+#include "io/input_file.hpp"
 #include "io/serial.hpp"
 #include "util/error.hpp"
 #include "util/version.hpp"
@@ -17,7 +14,61 @@ namespace {
 const char* magic(FileKind kind) { return kind == FileKind::checkpoint ? "VBMCCKPT" : "VBMCPOST"; }
 const char* kind_name(FileKind kind) { return kind == FileKind::checkpoint ? "checkpoint" : "posterior"; }
 
-std::string system_error() { return std::strerror(errno); }
+// The longest library-version text a header may declare (the writer's is a few bytes).
+constexpr uint64_t kMaxVersionText = 256;
+
+// The next n bytes of the header; throws Error(format) if the file ends first.
+std::vector<uint8_t> next_bytes(InputFile& file, size_t n, const char* field) {
+    std::vector<uint8_t> bytes;
+    if (file.read(n, bytes) < n) throw_error(Code::format, "\"" + file.path() + "\" is truncated within its header (" + field + ")");
+    return bytes;
+}
+
+// The first 8 bytes name the kind of file: anything else is refused before reading further.
+void check_magic(InputFile& file, FileKind kind) {
+    std::vector<uint8_t> bytes;
+    if (file.read(8, bytes) < 8 || std::memcmp(bytes.data(), magic(kind), 8) != 0)
+        throw_error(Code::format, "\"" + file.path() + "\" is not a libvbmc " + kind_name(kind) + " file (bad magic number)");
+}
+
+void check_format_version(InputFile& file) {
+    const uint32_t version = Reader(next_bytes(file, 4, "format version").data(), 4).u32();
+    if (version != kFileFormatVersion)
+        throw_error(Code::format, "\"" + file.path() + "\" has format version " + std::to_string(version) +
+                                      "; this library reads version " + std::to_string(kFileFormatVersion));
+}
+
+// The version text of the library that wrote the file, at most kMaxVersionText bytes.
+std::string read_writer_version(InputFile& file) {
+    const uint64_t n = Reader(next_bytes(file, 8, "version text length").data(), 8).u64();
+    if (n > kMaxVersionText)
+        throw_error(Code::format, "\"" + file.path() + "\" declares a library-version text of " + std::to_string(n) +
+                                      " bytes; at most " + std::to_string(kMaxVersionText) + " are allowed");
+    const std::vector<uint8_t> text = next_bytes(file, static_cast<size_t>(n), "version text");
+    return std::string(text.begin(), text.end());
+}
+
+[[noreturn]] void throw_wrong_length(const InputFile& file, uint64_t length, uint64_t left) {
+    throw_error(Code::format, "\"" + file.path() + "\" is truncated or has trailing bytes (payload length " +
+                                  std::to_string(length) + ", " + std::to_string(left) + " bytes left)");
+}
+
+// The payload and its checksum: exactly length + 4 bytes must follow the header. A regular file's
+// size is checked before anything is allocated; a stream is read no further than the byte after.
+std::vector<uint8_t> read_body(InputFile& file, uint64_t length) {
+    const uint64_t left = file.remaining();
+    if (file.regular() && (left < 4 || length != left - 4)) throw_wrong_length(file, length, left);
+    const uint64_t expected = length > UINT64_MAX - 4 ? UINT64_MAX : length + 4;
+    std::vector<uint8_t> body;
+    if (file.regular()) body.reserve(static_cast<size_t>(expected));
+    const uint64_t got = file.read(expected, body);
+    if (got != expected) throw_wrong_length(file, length, got);
+    std::vector<uint8_t> after;
+    if (file.read(1, after) != 0)
+        throw_error(Code::format, "\"" + file.path() + "\" has trailing bytes after its payload of " + std::to_string(length) +
+                                      " bytes and checksum");
+    return body;
+}
 }  // namespace
 
 void write_container(const std::string& path, FileKind kind, const std::vector<uint8_t>& payload) {
@@ -28,62 +79,22 @@ void write_container(const std::string& path, FileKind kind, const std::vector<u
     header.u64(payload.size());
     Writer trailer;
     trailer.u32(crc32(payload.data(), payload.size()));
-
-    const std::string temp = path + ".tmp." + std::to_string(static_cast<long>(getpid()));
-    const int fd = ::open(temp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-    if (fd < 0) throw_error(Code::io, "cannot create \"" + temp + "\": " + system_error());
-    auto write_all = [&](const std::vector<uint8_t>& bytes) {
-        size_t done = 0;
-        while (done < bytes.size()) {
-            const ssize_t n = ::write(fd, bytes.data() + done, bytes.size() - done);
-            if (n < 0 && errno == EINTR) continue;
-            if (n <= 0) return false;
-            done += static_cast<size_t>(n);
-        }
-        return true;
-    };
-    const bool ok = write_all(header.bytes()) && write_all(payload) && write_all(trailer.bytes()) && ::fsync(fd) == 0;
-    const std::string error = ok ? "" : system_error();
-    ::close(fd);
-    if (!ok) {
-        ::unlink(temp.c_str());
-        throw_error(Code::io, "cannot write \"" + temp + "\": " + error);
-    }
-    if (std::rename(temp.c_str(), path.c_str()) != 0) {
-        const std::string rename_error = system_error();
-        ::unlink(temp.c_str());
-        throw_error(Code::io, "cannot rename \"" + temp + "\" to \"" + path + "\": " + rename_error);
-    }
+    replace_file(path, {&header.bytes(), &payload, &trailer.bytes()});
 }
 
 std::vector<uint8_t> read_container(const std::string& path, FileKind kind) {
-    FILE* file = std::fopen(path.c_str(), "rb");
-    if (file == nullptr) throw_error(Code::io, "cannot open \"" + path + "\": " + system_error());
-    std::vector<uint8_t> bytes;
-    uint8_t buffer[65536];
-    size_t n;
-    while ((n = std::fread(buffer, 1, sizeof buffer, file)) > 0) bytes.insert(bytes.end(), buffer, buffer + n);
-    const bool read_error = std::ferror(file) != 0;
-    std::fclose(file);
-    if (read_error) throw_error(Code::io, "cannot read \"" + path + "\"");
-
-    const std::string what = std::string("\"") + path + "\" is not a libvbmc " + kind_name(kind) + " file";
-    if (bytes.size() < 8 || std::memcmp(bytes.data(), magic(kind), 8) != 0) throw_error(Code::format, what + " (bad magic number)");
-    Reader in(bytes.data() + 8, bytes.size() - 8);
-    const uint32_t version = in.u32();
-    if (version != kFileFormatVersion)
-        throw_error(Code::format, "\"" + path + "\" has format version " + std::to_string(version) +
-                                      "; this library reads version " + std::to_string(kFileFormatVersion));
-    const std::string writer_version = in.text();
-    const uint64_t length = in.u64();
-    if (in.remaining() < 4 || length != in.remaining() - 4)
-        throw_error(Code::format, "\"" + path + "\" is truncated or has trailing bytes (payload length " +
-                                      std::to_string(length) + ", " + std::to_string(in.remaining()) + " bytes left)");
-    const uint8_t* payload = bytes.data() + (bytes.size() - in.remaining());
+    InputFile file(path);
+    check_magic(file, kind);
+    check_format_version(file);
+    const std::string writer_version = read_writer_version(file);
+    const uint64_t length = Reader(next_bytes(file, 8, "payload length").data(), 8).u64();
+    std::vector<uint8_t> body = read_body(file, length);
+    const uint8_t* payload = body.data();
     Reader trailer(payload + length, 4);
     if (crc32(payload, length) != trailer.u32())
         throw_error(Code::format, "\"" + path + "\" is corrupted (checksum mismatch; written by libvbmc " + writer_version + ")");
-    return std::vector<uint8_t>(payload, payload + length);
+    body.resize(length);
+    return body;
 }
 
 }  // namespace libvbmc

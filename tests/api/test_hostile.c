@@ -1,14 +1,19 @@
 /* Hostile input beyond tests/api/test_errors.c: each bad call gives its status and a message
  * naming the argument and the value, and leaves the handle usable. Checkpoint files that are
  * truncated at every length, corrupted at every byte, foreign, or of a future format version
- * give VBMC_E_FORMAT, never a crash. */
+ * give VBMC_E_FORMAT, never a crash; endless devices and streams, huge files and huge declared
+ * lengths are refused without reading or allocating more than the header. */
 #define _POSIX_C_SOURCE 200809L
+#include <fcntl.h>
 #include <float.h>
 #include <limits.h>
 #include <math.h>
+#include <pthread.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include <vbmc/vbmc.h>
@@ -419,8 +424,159 @@ static void test_checkpoint_files(void **state) {
     vbmc_destroy(run);
 }
 
+/* ---- Endless and huge inputs ---------------------------------------------------------------- */
+
+#define MIB ((size_t)1 << 20)
+
+/* The process's peak resident size in KiB (getrusage's ru_maxrss on Linux). */
+static long peak_rss_kib(void) {
+    struct rusage usage;
+    assert_int_equal(getrusage(RUSAGE_SELF, &usage), 0);
+    return usage.ru_maxrss;
+}
+
+/* A real checkpoint's header (magic, versions, payload length), its declared payload length
+ * replaced by `length`. Returns the header's size. */
+static size_t checkpoint_header(unsigned char *header, size_t capacity, uint64_t length) {
+    char path[64];
+    snprintf(path, sizeof path, "test_hostile_header.ckpt.%ld", (long)getpid());
+    vbmc *run = small_run(30);
+    assert_int_equal(vbmc_save(run, path), VBMC_OK);
+    vbmc_destroy(run);
+    size_t size;
+    unsigned char *good = read_all(path, &size);
+    remove(path);
+    const size_t header_size = payload_offset(good);
+    assert_true(header_size <= capacity);
+    memcpy(header, good, header_size);
+    free(good);
+    for (int i = 0; i < 8; ++i) header[header_size - 8 + (size_t)i] = (unsigned char)(length >> (8 * i));
+    return header_size;
+}
+
+/* Teardown of the tests that set alarm() against hanging: a failed assertion skips their end. */
+static int cancel_alarm(void **state) {
+    (void)state;
+    alarm(0);
+    return 0;
+}
+
+/* /dev/zero is refused after its first 8 bytes by both loaders. Reading the whole file before
+ * the magic number never returned here; the alarm turns that into a prompt failure. */
+static void test_endless_device(void **state) {
+    (void)state;
+    alarm(10);
+    vbmc *run = (vbmc *)0x1;
+    vbmc_post *post = (vbmc_post *)0x1;
+    assert_int_equal(vbmc_load(&run, "/dev/zero"), VBMC_E_FORMAT);
+    assert_null(run);
+    assert_message_mentions(vbmc_last_error(NULL), "\"/dev/zero\" is not a libvbmc checkpoint file (bad magic number)");
+    assert_int_equal(vbmc_post_load(&post, "/dev/zero"), VBMC_E_FORMAT);
+    assert_null(post);
+    assert_message_mentions(vbmc_last_error(NULL), "\"/dev/zero\" is not a libvbmc posterior file (bad magic number)");
+}
+
+/* A sparse file of `size` bytes that starts with head[head_size]. */
+static void make_sparse(const char *path, const unsigned char *head, size_t head_size, size_t size) {
+    const int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    assert_true(fd >= 0);
+    assert_int_equal(write(fd, head, head_size), (ssize_t)head_size);
+    assert_int_equal(ftruncate(fd, (off_t)size), 0);
+    assert_int_equal(close(fd), 0);
+}
+
+/* vbmc_load and vbmc_post_load refuse path with VBMC_E_FORMAT and a message mentioning needle,
+ * without raising the peak resident size by 16 MiB. */
+static void assert_refused_cheaply(const char *path, const char *needle) {
+    const long before = peak_rss_kib();
+    vbmc_post *post = (vbmc_post *)0x1;
+    assert_int_equal(load_status(path), VBMC_E_FORMAT);
+    assert_message_mentions(vbmc_last_error(NULL), needle);
+    assert_int_equal(vbmc_post_load(&post, path), VBMC_E_FORMAT);
+    assert_null(post);
+    assert_message_mentions(vbmc_last_error(NULL), path);
+    const long growth = peak_rss_kib() - before;
+    if (growth >= 16 * 1024) print_error("refusing \"%s\" raised the peak resident size by %ld KiB\n", path, growth);
+    assert_true(growth < 16 * 1024);
+}
+
+/* 64 MiB sparse files are refused from their header: a foreign one by its magic number, one with
+ * a checkpoint header declaring a 1 TiB payload by the file's size, before allocating anything. */
+static void test_huge_files(void **state) {
+    (void)state;
+    char dir[] = "test_hostile_huge.XXXXXX", path[64];
+    assert_non_null(mkdtemp(dir));
+    snprintf(path, sizeof path, "%s/huge", dir);
+    unsigned char header[256];
+    const size_t header_size = checkpoint_header(header, sizeof header, (uint64_t)1 << 40);
+    make_sparse(path, header, 0, 64 * MIB);
+    assert_refused_cheaply(path, "bad magic number");
+    make_sparse(path, header, header_size, 64 * MIB);
+    assert_refused_cheaply(path, "truncated");
+    assert_int_equal(remove(path), 0);
+    assert_int_equal(rmdir(dir), 0);
+}
+
+/* A writer feeding a pipe: head, then up to tail_size zero bytes, counting what it wrote. */
+typedef struct {
+    int fd;
+    const unsigned char *head;
+    size_t head_size, tail_size, written;
+} stream_writer;
+
+static void *write_stream(void *arg) {
+    stream_writer *w = arg;
+    static const unsigned char zeros[4096];
+    const size_t total = w->head_size + w->tail_size;
+    while (w->written < total) {
+        const int in_head = w->written < w->head_size;
+        const size_t left = total - w->written, n = in_head ? w->head_size - w->written : sizeof zeros;
+        const ssize_t done = write(w->fd, in_head ? w->head + w->written : zeros, n < left ? n : left);
+        if (done <= 0) break; /* EPIPE once the reader has closed the pipe */
+        w->written += (size_t)done;
+    }
+    close(w->fd);
+    return NULL;
+}
+
+/* vbmc_load of a pipe carrying head and tail_size zero bytes; returns the bytes the writer got
+ * out before the reader closed the pipe. */
+static size_t load_stream(const unsigned char *head, size_t head_size, size_t tail_size, const char *needle) {
+    int fds[2];
+    assert_int_equal(pipe(fds), 0);
+    stream_writer w = {fds[1], head, head_size, tail_size, 0};
+    pthread_t thread;
+    assert_int_equal(pthread_create(&thread, NULL, write_stream, &w), 0);
+    char path[32];
+    snprintf(path, sizeof path, "/dev/fd/%d", fds[0]);
+    assert_int_equal(load_status(path), VBMC_E_FORMAT);
+    assert_message_mentions(vbmc_last_error(NULL), path);
+    assert_message_mentions(vbmc_last_error(NULL), needle);
+    close(fds[0]);
+    assert_int_equal(pthread_join(thread, NULL), 0);
+    return w.written;
+}
+
+/* Streams are read no further than their header declares: one declaring an empty payload and
+ * followed by 64 MiB is refused once the byte after its checksum arrives (the writer gets at most
+ * what the pipe holds further); one declaring 1 TiB and ending after 1 MiB is truncated. */
+static void test_streams(void **state) {
+    (void)state;
+    signal(SIGPIPE, SIG_IGN);
+    alarm(30);
+    unsigned char header[256];
+    size_t header_size = checkpoint_header(header, sizeof header, 0);
+    assert_true(load_stream(header, header_size, 64 * MIB, "trailing bytes") < 4 * MIB);
+    header_size = checkpoint_header(header, sizeof header, (uint64_t)1 << 40);
+    load_stream(header, header_size, MIB, "truncated");
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
+        /* First, while the peak resident size is low: test_huge_files watches it. */
+        cmocka_unit_test(test_huge_files),
+        cmocka_unit_test_teardown(test_endless_device, cancel_alarm),
+        cmocka_unit_test_teardown(test_streams, cancel_alarm),
         cmocka_unit_test(test_create_hostile_bounds),
         cmocka_unit_test(test_options_hostile_values),
         cmocka_unit_test(test_calls_out_of_order),
