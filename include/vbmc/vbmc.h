@@ -104,8 +104,10 @@ VBMC_API vbmc_status vbmc_opts_set_int(vbmc_opts *opts, const char *name, long l
  * vbmc_opts_set_int. */
 VBMC_API vbmc_status vbmc_opts_set_double(vbmc_opts *opts, const char *name, double value);
 
-/* Read an option's current value as text into buf[size] (always NUL-terminated when size > 0).
- * Errors: VBMC_E_ARG (NULL argument, buffer too small), VBMC_E_OPTION (unknown name). */
+/* Read an option's current value as text into buf[size]. When buf is not NULL and size > 0, buf is
+ * always NUL-terminated: it holds the whole value on success and "" after any error (never a
+ * truncated value). Errors: VBMC_E_ARG (NULL argument, buffer too small), VBMC_E_OPTION (unknown
+ * name). */
 VBMC_API vbmc_status vbmc_opts_get(const vbmc_opts *opts, const char *name, char *buf, size_t size);
 
 /* The sentence describing the last failed call on this options object ("" if none). Owned by

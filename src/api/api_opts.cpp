@@ -60,6 +60,8 @@ VBMC_API vbmc_status vbmc_opts_set_double(vbmc_opts* opts, const char* name, dou
 }
 
 VBMC_API vbmc_status vbmc_opts_get(const vbmc_opts* opts, const char* name, char* buf, size_t size) {
+    // Every error leaves "" in the buffer, as the header promises; success overwrites it.
+    if (buf != nullptr && size > 0) buf[0] = '\0';
     if (opts == nullptr || opts->magic != vbmc_opts::kMagic) return VBMC_E_ARG;
     return guarded(const_cast<vbmc_opts*>(opts)->error, [&] {
         require_pointer(name, "name");

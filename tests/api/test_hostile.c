@@ -124,6 +124,34 @@ static void test_options_hostile_values(void **state) {
     vbmc_opts_destroy(opts);
 }
 
+/* vbmc_opts_get leaves "" in the buffer after every error (the header promises a NUL-terminated
+ * buffer whenever size > 0), never the old contents or a truncated value. */
+static void test_options_get_errors_leave_empty_text(void **state) {
+    (void)state;
+    vbmc_opts *opts = NULL;
+    char buf[16];
+    assert_int_equal(vbmc_opts_create(&opts), VBMC_OK);
+    memset(buf, 'X', sizeof buf);
+    assert_int_equal(vbmc_opts_get(opts, "max_fun_evals", buf, 4), VBMC_E_ARG);
+    assert_message_mentions(vbmc_opts_error(opts), "buf has 4 bytes");
+    assert_string_equal(buf, "");
+    memset(buf, 'X', sizeof buf);
+    assert_int_equal(vbmc_opts_get(opts, "no_such", buf, sizeof buf), VBMC_E_OPTION);
+    assert_string_equal(buf, "");
+    memset(buf, 'X', sizeof buf);
+    assert_int_equal(vbmc_opts_get(opts, NULL, buf, sizeof buf), VBMC_E_ARG);
+    assert_string_equal(buf, "");
+    memset(buf, 'X', sizeof buf);
+    assert_int_equal(vbmc_opts_get(NULL, "seed", buf, sizeof buf), VBMC_E_ARG);
+    assert_string_equal(buf, "");
+    /* size 1 holds only the terminator: too small for any value, still terminated. */
+    memset(buf, 'X', sizeof buf);
+    assert_int_equal(vbmc_opts_get(opts, "seed", buf, 1), VBMC_E_ARG);
+    assert_int_equal(buf[0], '\0');
+    assert_int_equal(buf[1], 'X');
+    vbmc_opts_destroy(opts);
+}
+
 /* Asks and tells that are not valid now, then the run carries on to the end; after it ends,
  * ask answers VBMC_DONE and every tell is refused. */
 static void test_calls_out_of_order(void **state) {
@@ -423,6 +451,7 @@ int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_create_hostile_bounds),
         cmocka_unit_test(test_options_hostile_values),
+        cmocka_unit_test(test_options_get_errors_leave_empty_text),
         cmocka_unit_test(test_calls_out_of_order),
         cmocka_unit_test(test_penalty_values),
         cmocka_unit_test(test_run_driver_resumes),
