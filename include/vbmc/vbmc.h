@@ -92,12 +92,17 @@ VBMC_API vbmc_status vbmc_opts_create(vbmc_opts **out);
 /* Release an options object. NULL is a no-op. */
 VBMC_API void vbmc_opts_destroy(vbmc_opts *opts);
 
-/* Set option `name` from text ("200", "1e-3", "iter", "true"). Errors: VBMC_E_ARG (NULL opts,
- * name or value), VBMC_E_OPTION (unknown name, unparsable or out-of-range value). */
+/* Set option `name` from text ("200", "1e-3", "iter", "true"). The text of an integer option is
+ * read exactly and must denote an integer ("300", "3e2", "300.0"; not "2.5" or "0x20"), at most
+ * 2^53 in magnitude as for vbmc_opts_set_int. Errors: VBMC_E_ARG (NULL opts, name or value),
+ * VBMC_E_OPTION (unknown name, unparsable or out-of-range value). */
 VBMC_API vbmc_status vbmc_opts_set(vbmc_opts *opts, const char *name, const char *value);
 
-/* Set an integer-valued (or real-valued) option. Errors as vbmc_opts_set; VBMC_E_OPTION also for
- * a text option. */
+/* Set an integer-valued (or real-valued) option. Options are stored as doubles, which hold every
+ * integer up to 2^53 = 9007199254740992 in magnitude exactly but not every one beyond, so a value
+ * beyond 2^53 in magnitude is refused (VBMC_E_OPTION) rather than rounded; the ranges of the
+ * integer options (seed: [0, 2^53]) lie within it. Errors as vbmc_opts_set; VBMC_E_OPTION also
+ * for a text option. */
 VBMC_API vbmc_status vbmc_opts_set_int(vbmc_opts *opts, const char *name, long long value);
 
 /* Set a real-valued option (an integer option accepts a double with an integral value). Errors as

@@ -45,7 +45,7 @@ VBMC_API vbmc_status vbmc_opts_set_int(vbmc_opts* opts, const char* name, long l
     if (opts == nullptr || opts->magic != vbmc_opts::kMagic) return VBMC_E_ARG;
     return guarded(opts->error, [&] {
         require_pointer(name, "name");
-        opts->values.set_number(name, static_cast<double>(value));
+        opts->values.set_integer(name, value);
         return VBMC_OK;
     });
 }

@@ -124,6 +124,49 @@ static void test_options_hostile_values(void **state) {
     vbmc_opts_destroy(opts);
 }
 
+/* Options are stored as doubles: an integer beyond 2^53, which a double would round (seed 2^53 + 1
+ * to 2^53, silently colliding with another seed), is refused by every setter of every option; an
+ * integer option's text is read exactly and must denote an integer. */
+static void test_options_refuse_inexact_integers(void **state) {
+    (void)state;
+    vbmc_opts *opts = NULL;
+    char buf[64];
+    assert_int_equal(vbmc_opts_create(&opts), VBMC_OK);
+    assert_int_equal(vbmc_opts_set_int(opts, "seed", 9007199254740993LL), VBMC_E_OPTION);
+    assert_message_mentions(vbmc_opts_error(opts), "seed = 9007199254740993 is beyond 2^53");
+    assert_int_equal(vbmc_opts_set(opts, "seed", "9007199254740993"), VBMC_E_OPTION);
+    assert_message_mentions(vbmc_opts_error(opts), "seed = 9007199254740993 is beyond 2^53");
+    assert_int_equal(vbmc_opts_set(opts, "seed", "1e30"), VBMC_E_OPTION);
+    assert_message_mentions(vbmc_opts_error(opts), "seed = \"1e30\" is beyond 2^53");
+    assert_int_equal(vbmc_opts_set_int(opts, "locate_spread", -9007199254740993LL), VBMC_E_OPTION);
+    assert_message_mentions(vbmc_opts_error(opts), "locate_spread = -9007199254740993");
+    /* 2^53 itself is held exactly. */
+    assert_int_equal(vbmc_opts_set_int(opts, "seed", 9007199254740992LL), VBMC_OK);
+    assert_int_equal(vbmc_opts_get(opts, "seed", buf, sizeof buf), VBMC_OK);
+    assert_string_equal(buf, "9007199254740992");
+    assert_int_equal(vbmc_opts_set(opts, "seed", "9007199254740991"), VBMC_OK);
+    assert_int_equal(vbmc_opts_get(opts, "seed", buf, sizeof buf), VBMC_OK);
+    assert_string_equal(buf, "9007199254740991");
+    /* Integer text in other notations is read exactly; a fraction strtod would round away is not. */
+    assert_int_equal(vbmc_opts_set(opts, "max_fun_evals", " 3.00e2 "), VBMC_OK);
+    assert_int_equal(vbmc_opts_get(opts, "max_fun_evals", buf, sizeof buf), VBMC_OK);
+    assert_string_equal(buf, "300");
+    assert_int_equal(vbmc_opts_set(opts, "max_fun_evals", "5.0000000000000001"), VBMC_E_OPTION);
+    assert_message_mentions(vbmc_opts_error(opts), "must be an integer");
+    assert_int_equal(vbmc_opts_set(opts, "max_fun_evals", "0x20"), VBMC_E_OPTION);
+    assert_int_equal(vbmc_opts_get(opts, "max_fun_evals", buf, sizeof buf), VBMC_OK);
+    assert_string_equal(buf, "300");
+    /* Every integer option, whatever its range. */
+    for (int i = 0; i < vbmc_opts_count(); ++i) {
+        if (strcmp(vbmc_opts_type(i), "int") != 0) continue;
+        assert_int_equal(vbmc_opts_set_int(opts, vbmc_opts_name(i), 9007199254740993LL), VBMC_E_OPTION);
+        assert_message_mentions(vbmc_opts_error(opts), vbmc_opts_name(i));
+        assert_int_equal(vbmc_opts_set(opts, vbmc_opts_name(i), "9007199254740993"), VBMC_E_OPTION);
+        assert_message_mentions(vbmc_opts_error(opts), vbmc_opts_name(i));
+    }
+    vbmc_opts_destroy(opts);
+}
+
 /* vbmc_opts_get leaves "" in the buffer after every error (the header promises a NUL-terminated
  * buffer whenever size > 0), never the old contents or a truncated value. */
 static void test_options_get_errors_leave_empty_text(void **state) {
@@ -452,6 +495,7 @@ int main(void) {
         cmocka_unit_test(test_create_hostile_bounds),
         cmocka_unit_test(test_options_hostile_values),
         cmocka_unit_test(test_options_get_errors_leave_empty_text),
+        cmocka_unit_test(test_options_refuse_inexact_integers),
         cmocka_unit_test(test_calls_out_of_order),
         cmocka_unit_test(test_penalty_values),
         cmocka_unit_test(test_run_driver_resumes),
