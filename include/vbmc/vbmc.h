@@ -256,7 +256,9 @@ VBMC_API vbmc_status vbmc_load(vbmc **out, const char *path);
 
 /* Snapshot the current variational posterior (the final, boosted one once the run is done).
  * Available after the first iteration. *out is owned by the caller (vbmc_post_destroy) and does
- * not depend on the run. Errors: VBMC_E_ARG, VBMC_E_STATE (no posterior yet). */
+ * not depend on the run. Errors: VBMC_E_ARG, VBMC_E_STATE (no posterior: the first iteration has
+ * not completed, or the run finished without one because every evaluation failed; the message
+ * says which). */
 VBMC_API vbmc_status vbmc_posterior(const vbmc *run, vbmc_post **out);
 
 /* Release a snapshot. NULL is a no-op. */

@@ -221,7 +221,8 @@ bool Run::close_initial_design() {
     }
     if (finite < 1) {
         finished_ = true;
-        termination_message_ = "the budget was spent without a single finite log-joint value";
+        termination_message_ = "the budget max_fun_evals = " + std::to_string(settings_.max_fun_evals) +
+                               " was spent without a single finite log-joint value";
         log(kLogWarn, termination_message_);
         return false;
     }
@@ -289,11 +290,14 @@ std::string Run::result_message() const {
     std::string message = "Inference terminated: " + termination_message_ + ".";
     if (has_verdict_ && !reliability_.reliable()) message += " The result is unreliable: " + reliability_.summary() + ".";
     else if (has_final_ && !converged_) message += " The returned solution may not have converged.";
+    if (!has_posterior()) message += " There is no posterior.";
     return message;
 }
 
 PosteriorSnapshot Run::posterior() const {
-    if (!has_posterior()) throw_error(Code::state, "no posterior yet: the first iteration has not completed");
+    if (!has_posterior())
+        throw_error(Code::state, finished_ ? "no posterior: the run has finished; " + termination_message_
+                                           : "no posterior yet: the first iteration has not completed");
     if (has_final_) return final_;
     PosteriorSnapshot p;
     p.vp = vp_;
