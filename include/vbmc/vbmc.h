@@ -133,7 +133,9 @@ VBMC_API const char *vbmc_opts_help(int index);
  * ------------------------------------------------------------------------------------------- */
 
 /* Create a run in dimension dim (1 <= dim <= VBMC_MAX_DIM).
- *   x0[dim]   starting point; NULL means the centre of the plausible box. Finite, lb < x0 < ub.
+ *   x0[dim]   starting point; NULL means the centre of the plausible box. Finite, lb < x0 < ub,
+ *             and within 1e150 plausible-box widths of the box in the transformed space (the
+ *             surrogate squares distances; a run started further out fails numerically).
  *   lb[dim], ub[dim]  hard bounds; NULL means unbounded; entries may be -INFINITY / +INFINITY.
  *   plb[dim], pub[dim]  finite plausible box, lb < plb < pub < ub; required. Where it is far wider
  *             than the posterior (e.g. set from the prior), the run first locates the posterior's
@@ -141,7 +143,8 @@ VBMC_API const char *vbmc_opts_help(int index);
  *   opts      NULL for defaults; copied, so the caller may destroy it right after the call.
  * *out receives a run owned by the caller, released with vbmc_destroy. On error *out is NULL and,
  * since no run exists, the message is read with vbmc_last_error(NULL).
- * Errors: VBMC_E_ARG (NULL out/plb/pub, bad dim, misordered or non-finite bounds, x0 outside),
+ * Errors: VBMC_E_ARG (NULL out/plb/pub, bad dim, misordered or non-finite bounds, x0 outside or
+ * too far),
  * VBMC_E_OPTION (options inconsistent with dim), VBMC_E_NOMEM. */
 VBMC_API vbmc_status vbmc_create(vbmc **out, int dim, const double *x0, const double *lb,
                                  const double *ub, const double *plb, const double *pub,
@@ -184,8 +187,8 @@ VBMC_API vbmc_status vbmc_ask(vbmc *run, double *x);
 VBMC_API vbmc_status vbmc_tell(vbmc *run, const double *x, double log_joint, double log_joint_sd);
 
 /* Add an evaluation the run did not ask for (earlier work, a point of interest) to the training
- * set. Same arguments and errors as vbmc_tell; x must lie strictly inside the hard bounds and
- * within 1e150 plausible-box widths of the box (VBMC_E_ARG otherwise). VBMC_E_STATE once the run
+ * set. Same arguments and errors as vbmc_tell; x must lie strictly inside the hard bounds and, as
+ * x0 of vbmc_create, within 1e150 plausible-box widths of the box (VBMC_E_ARG otherwise). VBMC_E_STATE once the run
  * has finished. */
 VBMC_API vbmc_status vbmc_tell_extra(vbmc *run, const double *x, double log_joint,
                                      double log_joint_sd);
