@@ -94,20 +94,27 @@ VBMC_API vbmc_status vbmc_opts_create(vbmc_opts **out);
 /* Release an options object. NULL is a no-op. */
 VBMC_API void vbmc_opts_destroy(vbmc_opts *opts);
 
-/* Set option `name` from text ("200", "1e-3", "iter", "true"). Errors: VBMC_E_ARG (NULL opts,
- * name or value), VBMC_E_OPTION (unknown name, unparsable or out-of-range value). */
+/* Set option `name` from text ("200", "1e-3", "iter", "true"). The text of an integer option is
+ * read exactly and must denote an integer ("300", "3e2", "300.0"; not "2.5" or "0x20"), at most
+ * 2^53 in magnitude as for vbmc_opts_set_int. Errors: VBMC_E_ARG (NULL opts, name or value),
+ * VBMC_E_OPTION (unknown name, unparsable or out-of-range value). */
 VBMC_API vbmc_status vbmc_opts_set(vbmc_opts *opts, const char *name, const char *value);
 
-/* Set an integer-valued (or real-valued) option. Errors as vbmc_opts_set; VBMC_E_OPTION also for
- * a text option. */
+/* Set an integer-valued (or real-valued) option. Options are stored as doubles, which hold every
+ * integer up to 2^53 = 9007199254740992 in magnitude exactly but not every one beyond, so a value
+ * beyond 2^53 in magnitude is refused (VBMC_E_OPTION) rather than rounded; the ranges of the
+ * integer options (seed: [0, 2^53]) lie within it. Errors as vbmc_opts_set; VBMC_E_OPTION also
+ * for a text option. */
 VBMC_API vbmc_status vbmc_opts_set_int(vbmc_opts *opts, const char *name, long long value);
 
 /* Set a real-valued option (an integer option accepts a double with an integral value). Errors as
  * vbmc_opts_set_int. */
 VBMC_API vbmc_status vbmc_opts_set_double(vbmc_opts *opts, const char *name, double value);
 
-/* Read an option's current value as text into buf[size] (always NUL-terminated when size > 0).
- * Errors: VBMC_E_ARG (NULL argument, buffer too small), VBMC_E_OPTION (unknown name). */
+/* Read an option's current value as text into buf[size]. When buf is not NULL and size > 0, buf is
+ * always NUL-terminated: it holds the whole value on success and "" after any error (never a
+ * truncated value). Errors: VBMC_E_ARG (NULL argument, buffer too small), VBMC_E_OPTION (unknown
+ * name). */
 VBMC_API vbmc_status vbmc_opts_get(const vbmc_opts *opts, const char *name, char *buf, size_t size);
 
 /* The sentence describing the last failed call on this options object ("" if none). Owned by
@@ -128,7 +135,9 @@ VBMC_API const char *vbmc_opts_help(int index);
  * ------------------------------------------------------------------------------------------- */
 
 /* Create a run in dimension dim (1 <= dim <= VBMC_MAX_DIM).
- *   x0[dim]   starting point; NULL means the centre of the plausible box. Finite, lb < x0 < ub.
+ *   x0[dim]   starting point; NULL means the centre of the plausible box. Finite, lb < x0 < ub,
+ *             and within 1e150 plausible-box widths of the box in the transformed space (the
+ *             surrogate squares distances; a run started further out fails numerically).
  *   lb[dim], ub[dim]  hard bounds; NULL means unbounded; entries may be -INFINITY / +INFINITY.
  *   plb[dim], pub[dim]  finite plausible box, lb < plb < pub < ub; required. Where it is far wider
  *             than the posterior (e.g. set from the prior), the run first locates the posterior's
@@ -136,7 +145,8 @@ VBMC_API const char *vbmc_opts_help(int index);
  *   opts      NULL for defaults; copied, so the caller may destroy it right after the call.
  * *out receives a run owned by the caller, released with vbmc_destroy. On error *out is NULL and,
  * since no run exists, the message is read with vbmc_last_error(NULL).
- * Errors: VBMC_E_ARG (NULL out/plb/pub, bad dim, misordered or non-finite bounds, x0 outside),
+ * Errors: VBMC_E_ARG (NULL out/plb/pub, bad dim, misordered or non-finite bounds, x0 outside or
+ * too far),
  * VBMC_E_OPTION (options inconsistent with dim), VBMC_E_NOMEM. */
 VBMC_API vbmc_status vbmc_create(vbmc **out, int dim, const double *x0, const double *lb,
                                  const double *ub, const double *plb, const double *pub,
@@ -179,8 +189,8 @@ VBMC_API vbmc_status vbmc_ask(vbmc *run, double *x);
 VBMC_API vbmc_status vbmc_tell(vbmc *run, const double *x, double log_joint, double log_joint_sd);
 
 /* Add an evaluation the run did not ask for (earlier work, a point of interest) to the training
- * set. Same arguments and errors as vbmc_tell; x must lie strictly inside the hard bounds and
- * within 1e150 plausible-box widths of the box (VBMC_E_ARG otherwise). VBMC_E_STATE once the run
+ * set. Same arguments and errors as vbmc_tell; x must lie strictly inside the hard bounds and, as
+ * x0 of vbmc_create, within 1e150 plausible-box widths of the box (VBMC_E_ARG otherwise). VBMC_E_STATE once the run
  * has finished. */
 VBMC_API vbmc_status vbmc_tell_extra(vbmc *run, const double *x, double log_joint,
                                      double log_joint_sd);
@@ -258,7 +268,9 @@ VBMC_API vbmc_status vbmc_load(vbmc **out, const char *path);
 
 /* Snapshot the current variational posterior (the final, boosted one once the run is done).
  * Available after the first iteration. *out is owned by the caller (vbmc_post_destroy) and does
- * not depend on the run. Errors: VBMC_E_ARG, VBMC_E_STATE (no posterior yet). */
+ * not depend on the run. Errors: VBMC_E_ARG, VBMC_E_STATE (no posterior: the first iteration has
+ * not completed, or the run finished without one because every evaluation failed; the message
+ * says which). */
 VBMC_API vbmc_status vbmc_posterior(const vbmc *run, vbmc_post **out);
 
 /* Release a snapshot. NULL is a no-op. */

@@ -51,7 +51,7 @@ VBMC_API vbmc_status vbmc_opts_set(vbmc_opts* opts, const char* name, const char
 VBMC_API vbmc_status vbmc_opts_set_int(vbmc_opts* opts, const char* name, long long value) {
     return on_opts(opts, [&](OptsObject& object) {
         require_pointer(name, "name");
-        object.values.set_number(name, static_cast<double>(value));
+        object.values.set_integer(name, value);
         return VBMC_OK;
     });
 }
@@ -65,6 +65,8 @@ VBMC_API vbmc_status vbmc_opts_set_double(vbmc_opts* opts, const char* name, dou
 }
 
 VBMC_API vbmc_status vbmc_opts_get(const vbmc_opts* opts, const char* name, char* buf, size_t size) {
+    // Every error leaves "" in the buffer, as the header promises; success overwrites it.
+    if (buf != nullptr && size > 0) buf[0] = '\0';
     return on_opts(opts, [&](OptsObject& object) {
         require_pointer(name, "name");
         require_pointer(buf, "buf");

@@ -15,6 +15,9 @@ namespace libvbmc {
 namespace {
 constexpr double kInf = std::numeric_limits<double>::infinity();
 constexpr double kIntMax = 1e9;
+// Values are stored as doubles, which hold every integer up to 2^53 in magnitude exactly but not
+// every one beyond: integers beyond are refused, never rounded (seed 2^53 + 1 would become 2^53).
+constexpr long long kExactIntegerMax = 9007199254740992LL;  // 2^53
 
 // Defaults follow PyVBMC's basic and advanced options; D-dependent defaults are computed in
 // Settings::resolve and shown here as formulas.
@@ -34,7 +37,7 @@ const std::vector<OptionSpec> kTable = {
     {"locate_spread", OptionType::real, "5*D", "With locate = auto: the spread (maximum minus median) of the initial design's log-joint values above which the run locates the posterior's mass first", 0, kInf, nullptr},
     {"locate_max_fraction", OptionType::real, "0.5", "Largest fraction of max_fun_evals the locating stage may spend", 0, 1, nullptr},
     {"search_acq_fcn", OptionType::text, "ivr", "Acquisition function(s): pro (prospective uncertainty sampling), us (vanilla uncertainty sampling) or ivr (integrated variance reduction of the ELBO); a comma-separated list is used in turn, one function per point of an iteration", 0, 0, "pro|us|ivr", true},
-    {"seed", OptionType::integer, "0", "Seed of the run's random generator", 0, 9007199254740992.0, nullptr},
+    {"seed", OptionType::integer, "0", "Seed of the run's random generator", 0, static_cast<double>(kExactIntegerMax), nullptr},
     {"max_pending", OptionType::integer, "1", "Maximum number of asked points awaiting a tell", 1, 1024, nullptr},
     {"ns_gp_max", OptionType::integer, "80", "Maximum number of GP hyperparameter samples (n_gp = round(ns_gp_max/sqrt(n)))", 0, 10000, nullptr},
     {"ns_gp_max_warmup", OptionType::integer, "8", "Maximum number of GP hyperparameter samples during warm-up", 0, 10000, nullptr},
@@ -74,6 +77,76 @@ std::string format_number(double v) {
     s.precision(17);
     s << v;
     return s.str();
+}
+
+// The rule on integers beyond 2^53, for a value shown as the user wrote it.
+[[noreturn]] void refuse_inexact_integer(const OptionSpec& spec, const std::string& shown) {
+    throw_error(Code::option, std::string("option ") + spec.name + " = " + shown +
+                                  " is beyond 2^53 = 9007199254740992 in magnitude, where a double (the "
+                                  "options' storage) no longer holds every integer exactly");
+}
+
+// A number written in decimal, read exactly: value = (negative ? -1 : 1) * digits * 10^exponent.
+struct Decimal {
+    bool negative = false;
+    std::string digits;
+    long exponent = 0;
+};
+
+bool is_digit(char c) { return c >= '0' && c <= '9'; }
+
+// The digits of text from position i on, appended to out; returns the position after them.
+size_t read_digits(const std::string& text, size_t i, size_t end, std::string& out) {
+    while (i < end && is_digit(text[i])) out += text[i++];
+    return i;
+}
+
+// blanks [sign] digits [. digits] [(e|E) [sign] digits] blanks, as strtod reads it but exactly;
+// false for anything else (hexadecimal, inf, nan, stray characters).
+bool read_decimal(const std::string& text, Decimal& d) {
+    const size_t begin = text.find_first_not_of(" \t");
+    if (begin == std::string::npos) return false;
+    const size_t end = text.find_last_not_of(" \t") + 1;
+    size_t i = begin;
+    if (text[i] == '+' || text[i] == '-') d.negative = text[i++] == '-';
+    i = read_digits(text, i, end, d.digits);
+    if (i < end && text[i] == '.') {
+        const size_t before = d.digits.size();
+        i = read_digits(text, i + 1, end, d.digits);
+        d.exponent = -static_cast<long>(d.digits.size() - before);
+    }
+    if (d.digits.empty()) return false;
+    if (i < end && (text[i] == 'e' || text[i] == 'E')) {
+        std::string sign_and_digits, digits;
+        if (i + 1 < end && (text[i + 1] == '+' || text[i + 1] == '-')) sign_and_digits = text[++i];
+        i = read_digits(text, i + 1, end, digits);
+        if (digits.empty()) return false;
+        // Beyond 6 digits the exponent only matters for being huge; cap it so it cannot overflow.
+        const long magnitude = digits.size() > 6 ? 1000000L : std::stol(digits);
+        d.exponent += sign_and_digits == "-" ? -magnitude : magnitude;
+    }
+    return i == end;
+}
+
+// An integer option's text as the exact integer it denotes ("300", "3e2", "300.0"); throws
+// Error(option) when it is not a number, not an integer, or longer than 2^53's 16 digits.
+long long exact_integer(const OptionSpec& spec, const std::string& text) {
+    Decimal d;
+    if (!read_decimal(text, d))
+        throw_error(Code::option, std::string("option ") + spec.name + " = \"" + text + "\" is not a number");
+    d.digits.erase(0, std::min(d.digits.find_first_not_of('0'), d.digits.size()));
+    while (!d.digits.empty() && d.exponent < 0 && d.digits.back() == '0') {
+        d.digits.pop_back();
+        ++d.exponent;
+    }
+    if (d.digits.empty()) return 0;
+    if (d.exponent < 0)
+        throw_error(Code::option, std::string("option ") + spec.name + " = \"" + text + "\" must be an integer");
+    // 2^53 has 16 digits, so anything longer is beyond it; shorter values fit in long long and
+    // set_integer applies the rule to them.
+    if (static_cast<long>(d.digits.size()) + d.exponent > 16) refuse_inexact_integer(spec, "\"" + text + "\"");
+    const long long magnitude = std::stoll(d.digits + std::string(static_cast<size_t>(d.exponent), '0'));
+    return d.negative ? -magnitude : magnitude;
 }
 }  // namespace
 
@@ -131,14 +204,26 @@ void OptionValues::check_number(int index, double value) const {
                                       format_number(spec.max_value) + "]");
 }
 
-void OptionValues::set_number(const std::string& name, double value) {
+// The index of a numeric option; throws Error(option) for an unknown or a text option.
+static int require_numeric_index(const std::string& name) {
     const int index = require_index(name);
     const OptionSpec& spec = kTable[static_cast<size_t>(index)];
     if (spec.type == OptionType::text)
         throw_error(Code::option, std::string("option ") + spec.name + " takes text, not a number");
+    return index;
+}
+
+void OptionValues::set_number(const std::string& name, double value) {
+    const int index = require_numeric_index(name);
     check_number(index, value);
     numbers_[static_cast<size_t>(index)] = value;
     set_[static_cast<size_t>(index)] = true;
+}
+
+void OptionValues::set_integer(const std::string& name, long long value) {
+    const OptionSpec& spec = kTable[static_cast<size_t>(require_numeric_index(name))];
+    if (value > kExactIntegerMax || value < -kExactIntegerMax) refuse_inexact_integer(spec, std::to_string(value));
+    set_number(name, static_cast<double>(value));
 }
 
 void OptionValues::set_text(const std::string& name, const std::string& value) {
@@ -163,6 +248,7 @@ void OptionValues::set_text(const std::string& name, const std::string& value) {
         if (value == "false" || value == "0" || value == "no" || value == "off") return set_number(name, 0.0);
         throw_error(Code::option, std::string("option ") + spec.name + " = \"" + value + "\" is not a boolean (true/false)");
     }
+    if (spec.type == OptionType::integer) return set_integer(name, exact_integer(spec, value));
     const char* begin = value.c_str();
     char* end = nullptr;
     errno = 0;

@@ -35,6 +35,8 @@ public:
     // Parse and validate; throws Error(option) naming the option and the value.
     void set_text(const std::string& name, const std::string& value);
     void set_number(const std::string& name, double value);
+    // Integers beyond 2^53 in magnitude are refused (a double would round them).
+    void set_integer(const std::string& name, long long value);
     std::string get_text(const std::string& name) const;
     bool is_set(int index) const { return set_[static_cast<size_t>(index)]; }
     double number(int index) const { return numbers_[static_cast<size_t>(index)]; }

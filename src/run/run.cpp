@@ -18,6 +18,12 @@ std::string number_text(double v) {
     s << v;
     return s.str();
 }
+
+// How far from the plausible box's centre, in box widths (|z|, the transformed space), a point the
+// user gives (x0, tell_extra) may lie. The surrogate squares such distances: a run whose x0 lies
+// 1.7e154 widths out fails at every ask, one at 1.7e153 widths completes; 1e150 leaves room for
+// sums over coordinates and length scales below 1.
+constexpr double kMaxBoxWidths = 1e150;
 }  // namespace
 
 Run::Run(int dim, const double* x0, const double* lb, const double* ub, const double* plb,
@@ -41,6 +47,7 @@ Run::Run(int dim, const double* x0, const double* lb, const double* ub, const do
     lb_z_.assign(static_cast<size_t>(dim), -INFINITY);
     ub_z_.assign(static_cast<size_t>(dim), INFINITY);
     initial_search_bounds(plb_z_, pub_z_, lb_z_, ub_z_, kActiveSearchBound, lb_search_, ub_search_);
+    if (x0 != nullptr) require_near_plausible_box(x0, "x0");
     rng_.reseed(settings_.seed);
     warmup_ = settings_.warmup;
     draw_initial_design(x0);
@@ -74,6 +81,16 @@ int Run::find_pending(const double* x) const {
         if (std::memcmp(pending_[i].data(), x, sizeof(double) * static_cast<size_t>(dim_)) == 0)
             return static_cast<int>(i);
     return -1;
+}
+
+void Run::require_near_plausible_box(const double* x, const char* what) const {
+    std::vector<double> z(static_cast<size_t>(dim_));
+    transform_.to_unbounded(x, z.data());
+    for (int d = 0; d < dim_; ++d)
+        if (!(std::fabs(z[static_cast<size_t>(d)]) <= kMaxBoxWidths))
+            throw_error(Code::arg, std::string(what) + "[" + std::to_string(d) + "] = " + number_text(x[d]) +
+                                       " lies more than 1e150 plausible-box widths from the box (in the "
+                                       "transformed space), too far for the surrogate");
 }
 
 void Run::validate_point(const double* x, const char* what) const {
@@ -169,13 +186,7 @@ void Run::tell_extra(const double* x, double log_joint, double log_joint_sd) {
     check_value(log_joint, log_joint_sd);
     if (!transform_.inside_bounds(x))
         throw_error(Code::arg, "x lies outside the hard bounds (lb, ub)");
-    // Asked points stay near the plausible box; one this far out overflows the surrogate.
-    std::vector<double> z(static_cast<size_t>(dim_));
-    transform_.to_unbounded(x, z.data());
-    for (int d = 0; d < dim_; ++d)
-        if (!(std::fabs(z[static_cast<size_t>(d)]) <= kMaxTold))
-            throw_error(Code::arg, "x[" + std::to_string(d) + "] = " + number_text(x[d]) +
-                                       " lies too far outside the plausible box (more than 1e150 box widths)");
+    require_near_plausible_box(x, "x");
     if (finished_) throw_error(Code::state, "the run has finished");
     record_evaluation(x, log_joint, log_joint_sd, true);
     after_tell();
@@ -227,7 +238,8 @@ bool Run::close_initial_design() {
     }
     if (finite < 1) {
         finished_ = true;
-        termination_message_ = "the budget was spent without a single finite log-joint value";
+        termination_message_ = "the budget max_fun_evals = " + std::to_string(settings_.max_fun_evals) +
+                               " was spent without a single finite log-joint value";
         log(kLogWarn, termination_message_);
         return false;
     }
@@ -296,11 +308,14 @@ std::string Run::result_message() const {
     std::string message = "Inference terminated: " + termination_message_ + ".";
     if (has_verdict_ && !reliability_.reliable()) message += " The result is unreliable: " + reliability_.summary() + ".";
     else if (has_final_ && !converged_) message += " The returned solution may not have converged.";
+    if (!has_posterior()) message += " There is no posterior.";
     return message;
 }
 
 PosteriorSnapshot Run::posterior() const {
-    if (!has_posterior()) throw_error(Code::state, "no posterior yet: the first iteration has not completed");
+    if (!has_posterior())
+        throw_error(Code::state, finished_ ? "no posterior: the run has finished; " + termination_message_
+                                           : "no posterior yet: the first iteration has not completed");
     if (has_final_) return final_;
     PosteriorSnapshot p;
     p.vp = vp_;

@@ -64,6 +64,9 @@ public:
 private:
     Run() = default;
     void validate_point(const double* x, const char* what) const;
+    // Throws Error(arg) naming what[d] if a coordinate of x lies more than kMaxBoxWidths
+    // plausible-box widths from the box in the transformed space.
+    void require_near_plausible_box(const double* x, const char* what) const;
     void record_evaluation(const double* x, double log_joint, double log_joint_sd, bool extra);
     void add_to_search_gp(int i);
     bool batch_complete() const;

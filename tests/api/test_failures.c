@@ -110,6 +110,12 @@ static void test_all_failures(void **state) {
     vbmc_post *post = NULL;
     assert_int_equal(vbmc_posterior(run, &post), VBMC_E_STATE);
     assert_null(post);
+    /* The messages say what happened, not that the run is still to come. */
+    assert_message_mentions(vbmc_last_error(run),
+                            "no posterior: the run has finished; the budget max_fun_evals = 25 was spent "
+                            "without a single finite log-joint value");
+    assert_message_mentions(vbmc_result_message(run), "without a single finite log-joint value.");
+    assert_message_mentions(vbmc_result_message(run), "There is no posterior.");
     /* The finished run still saves, loads and answers. */
     char path[64];
     snprintf(path, sizeof path, "test_failures_all.ckpt.%ld", (long)getpid());
@@ -117,6 +123,8 @@ static void test_all_failures(void **state) {
     vbmc *loaded = NULL;
     assert_int_equal(vbmc_load(&loaded, path), VBMC_OK);
     assert_int_equal(vbmc_ask(loaded, x), VBMC_DONE);
+    assert_int_equal(vbmc_posterior(loaded, &post), VBMC_E_STATE);
+    assert_message_mentions(vbmc_last_error(loaded), "no posterior: the run has finished");
     remove(path);
     vbmc_destroy(loaded);
     vbmc_destroy(run);

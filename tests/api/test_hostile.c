@@ -41,6 +41,7 @@ static void test_create_hostile_bounds(void **state) {
     const double lb[2] = {-3, -3}, ub[2] = {3, 3};
     const double nan_lb[2] = {NAN, -3}, inf_ub[2] = {3, -INFINITY}, swapped_ub[2] = {-4, 3};
     const double nan_plb[2] = {-1, NAN}, x0_on_bound[2] = {-3, 0}, x0_inf[2] = {INFINITY, 0};
+    const double x0_far[2] = {1e200, 0}, x0_beyond[2] = {0, -2.5e150}; /* box width 2: 5e199, 1.25e150 widths */
     struct {
         int dim;
         const double *x0, *lb, *ub, *plb, *pub;
@@ -56,6 +57,8 @@ static void test_create_hostile_bounds(void **state) {
         {2, NULL, lb, ub, plb2, NULL, "pub"},
         {2, x0_on_bound, lb, ub, plb2, pub2, "x0[0] = -3"},
         {2, x0_inf, NULL, NULL, plb2, pub2, "x0[0] = inf"},
+        {2, x0_far, NULL, NULL, plb2, pub2, "x0[0] = 9.9999999999999997e+199 lies more than 1e150 plausible-box widths"},
+        {2, x0_beyond, NULL, NULL, plb2, pub2, "x0[1] = -2.5e+150 lies more than 1e150 plausible-box widths"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i) {
         assert_int_equal(vbmc_create(&run, cases[i].dim, cases[i].x0, cases[i].lb, cases[i].ub, cases[i].plb,
@@ -129,6 +132,109 @@ static void test_options_hostile_values(void **state) {
     vbmc_opts_destroy(opts);
 }
 
+/* Options are stored as doubles: an integer beyond 2^53, which a double would round (seed 2^53 + 1
+ * to 2^53, silently colliding with another seed), is refused by every setter of every option; an
+ * integer option's text is read exactly and must denote an integer. */
+static void test_options_refuse_inexact_integers(void **state) {
+    (void)state;
+    vbmc_opts *opts = NULL;
+    char buf[64];
+    assert_int_equal(vbmc_opts_create(&opts), VBMC_OK);
+    assert_int_equal(vbmc_opts_set_int(opts, "seed", 9007199254740993LL), VBMC_E_OPTION);
+    assert_message_mentions(vbmc_opts_error(opts), "seed = 9007199254740993 is beyond 2^53");
+    assert_int_equal(vbmc_opts_set(opts, "seed", "9007199254740993"), VBMC_E_OPTION);
+    assert_message_mentions(vbmc_opts_error(opts), "seed = 9007199254740993 is beyond 2^53");
+    assert_int_equal(vbmc_opts_set(opts, "seed", "1e30"), VBMC_E_OPTION);
+    assert_message_mentions(vbmc_opts_error(opts), "seed = \"1e30\" is beyond 2^53");
+    assert_int_equal(vbmc_opts_set_int(opts, "locate_spread", -9007199254740993LL), VBMC_E_OPTION);
+    assert_message_mentions(vbmc_opts_error(opts), "locate_spread = -9007199254740993");
+    /* 2^53 itself is held exactly. */
+    assert_int_equal(vbmc_opts_set_int(opts, "seed", 9007199254740992LL), VBMC_OK);
+    assert_int_equal(vbmc_opts_get(opts, "seed", buf, sizeof buf), VBMC_OK);
+    assert_string_equal(buf, "9007199254740992");
+    assert_int_equal(vbmc_opts_set(opts, "seed", "9007199254740991"), VBMC_OK);
+    assert_int_equal(vbmc_opts_get(opts, "seed", buf, sizeof buf), VBMC_OK);
+    assert_string_equal(buf, "9007199254740991");
+    /* Integer text in other notations is read exactly; a fraction strtod would round away is not. */
+    assert_int_equal(vbmc_opts_set(opts, "max_fun_evals", " 3.00e2 "), VBMC_OK);
+    assert_int_equal(vbmc_opts_get(opts, "max_fun_evals", buf, sizeof buf), VBMC_OK);
+    assert_string_equal(buf, "300");
+    assert_int_equal(vbmc_opts_set(opts, "max_fun_evals", "5.0000000000000001"), VBMC_E_OPTION);
+    assert_message_mentions(vbmc_opts_error(opts), "must be an integer");
+    assert_int_equal(vbmc_opts_set(opts, "max_fun_evals", "0x20"), VBMC_E_OPTION);
+    assert_int_equal(vbmc_opts_get(opts, "max_fun_evals", buf, sizeof buf), VBMC_OK);
+    assert_string_equal(buf, "300");
+    /* Every integer option, whatever its range. */
+    for (int i = 0; i < vbmc_opts_count(); ++i) {
+        if (strcmp(vbmc_opts_type(i), "int") != 0) continue;
+        assert_int_equal(vbmc_opts_set_int(opts, vbmc_opts_name(i), 9007199254740993LL), VBMC_E_OPTION);
+        assert_message_mentions(vbmc_opts_error(opts), vbmc_opts_name(i));
+        assert_int_equal(vbmc_opts_set(opts, vbmc_opts_name(i), "9007199254740993"), VBMC_E_OPTION);
+        assert_message_mentions(vbmc_opts_error(opts), vbmc_opts_name(i));
+    }
+    vbmc_opts_destroy(opts);
+}
+
+/* The farthest x0 vbmc_create accepts (1e150 plausible-box widths out, told a finite value) still
+ * gives a run that completes with a posterior: the rule on x0 is where the surrogate stops
+ * working, not a guess. */
+static void test_farthest_x0_still_runs(void **state) {
+    (void)state;
+    vbmc_opts *opts = NULL;
+    vbmc *run = NULL;
+    const double x0[2] = {0, -2e150}; /* box width 2: 1e150 widths from the centre */
+    assert_int_equal(vbmc_opts_create(&opts), VBMC_OK);
+    assert_int_equal(vbmc_opts_set(opts, "display", "off"), VBMC_OK);
+    assert_int_equal(vbmc_opts_set_int(opts, "max_fun_evals", 15), VBMC_OK);
+    assert_int_equal(vbmc_create(&run, 2, x0, NULL, NULL, plb2, pub2, opts), VBMC_OK);
+    vbmc_opts_destroy(opts);
+    double x[2];
+    int told = 0;
+    vbmc_status status;
+    while ((status = vbmc_ask(run, x)) == VBMC_OK) {
+        /* A finite value at x0, so the far point reaches the surrogate. */
+        assert_int_equal(vbmc_tell(run, x, told == 0 ? -1e3 : target(x), 0.0), VBMC_OK);
+        ++told;
+    }
+    if (status != VBMC_DONE) print_error("%s\n", vbmc_last_error(run));
+    assert_int_equal(status, VBMC_DONE);
+    vbmc_post *post = NULL;
+    double elbo, elbo_sd;
+    assert_int_equal(vbmc_posterior(run, &post), VBMC_OK);
+    assert_int_equal(vbmc_post_elbo(post, &elbo, &elbo_sd), VBMC_OK);
+    assert_true(isfinite(elbo) && isfinite(elbo_sd));
+    vbmc_post_destroy(post);
+    vbmc_destroy(run);
+}
+
+/* vbmc_opts_get leaves "" in the buffer after every error (the header promises a NUL-terminated
+ * buffer whenever size > 0), never the old contents or a truncated value. */
+static void test_options_get_errors_leave_empty_text(void **state) {
+    (void)state;
+    vbmc_opts *opts = NULL;
+    char buf[16];
+    assert_int_equal(vbmc_opts_create(&opts), VBMC_OK);
+    memset(buf, 'X', sizeof buf);
+    assert_int_equal(vbmc_opts_get(opts, "max_fun_evals", buf, 4), VBMC_E_ARG);
+    assert_message_mentions(vbmc_opts_error(opts), "buf has 4 bytes");
+    assert_string_equal(buf, "");
+    memset(buf, 'X', sizeof buf);
+    assert_int_equal(vbmc_opts_get(opts, "no_such", buf, sizeof buf), VBMC_E_OPTION);
+    assert_string_equal(buf, "");
+    memset(buf, 'X', sizeof buf);
+    assert_int_equal(vbmc_opts_get(opts, NULL, buf, sizeof buf), VBMC_E_ARG);
+    assert_string_equal(buf, "");
+    memset(buf, 'X', sizeof buf);
+    assert_int_equal(vbmc_opts_get(NULL, "seed", buf, sizeof buf), VBMC_E_ARG);
+    assert_string_equal(buf, "");
+    /* size 1 holds only the terminator: too small for any value, still terminated. */
+    memset(buf, 'X', sizeof buf);
+    assert_int_equal(vbmc_opts_get(opts, "seed", buf, 1), VBMC_E_ARG);
+    assert_int_equal(buf[0], '\0');
+    assert_int_equal(buf[1], 'X');
+    vbmc_opts_destroy(opts);
+}
+
 /* Asks and tells that are not valid now, then the run carries on to the end; after it ends,
  * ask answers VBMC_DONE and every tell is refused. */
 static void test_calls_out_of_order(void **state) {
@@ -167,7 +273,7 @@ static void test_calls_out_of_order(void **state) {
     /* Finite but absurdly far from the plausible box: its square would overflow the surrogate. */
     const double far[2] = {1e200, 0.0};
     assert_int_equal(vbmc_tell_extra(run, far, 0.0, 0.0), VBMC_E_ARG);
-    assert_message_mentions(vbmc_last_error(run), "x[0] = 9.9999999999999997e+199 lies too far outside");
+    assert_message_mentions(vbmc_last_error(run), "x[0] = 9.9999999999999997e+199 lies more than 1e150 plausible-box widths");
     assert_int_equal(vbmc_stat(run, "func_count", &v), VBMC_OK);
     assert_close(v, 2.0, 0.0);
     assert_int_equal(vbmc_run(run, NULL, NULL), VBMC_E_ARG);
@@ -578,7 +684,10 @@ int main(void) {
         cmocka_unit_test_teardown(test_endless_device, cancel_alarm),
         cmocka_unit_test_teardown(test_streams, cancel_alarm),
         cmocka_unit_test(test_create_hostile_bounds),
+        cmocka_unit_test(test_farthest_x0_still_runs),
         cmocka_unit_test(test_options_hostile_values),
+        cmocka_unit_test(test_options_get_errors_leave_empty_text),
+        cmocka_unit_test(test_options_refuse_inexact_integers),
         cmocka_unit_test(test_calls_out_of_order),
         cmocka_unit_test(test_penalty_values),
         cmocka_unit_test(test_run_driver_resumes),
