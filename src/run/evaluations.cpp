@@ -54,14 +54,14 @@ double penalty_cut(std::vector<double> values) {
 double EvaluationLog::penalty_cut_of_first(int count) const {
     std::vector<double> values;
     for (int i = 0; i < count; ++i)
-        if (is_training_value(evals_[static_cast<size_t>(i)])) values.push_back(evals_[static_cast<size_t>(i)].log_joint_z());
+        if (is_finite_and_kept(evals_[static_cast<size_t>(i)])) values.push_back(evals_[static_cast<size_t>(i)].log_joint_z());
     return penalty_cut(std::move(values));
 }
 
 int EvaluationLog::penalty_count() const {
     const double cut = penalty_cut_of_first(size());
     int n = 0;
-    for (const Evaluation& e : evals_) n += is_training_value(e) && e.log_joint_z() < cut ? 1 : 0;
+    for (const Evaluation& e : evals_) n += is_finite_and_kept(e) && e.log_joint_z() < cut ? 1 : 0;
     return n;
 }
 
@@ -70,7 +70,7 @@ std::vector<int> EvaluationLog::training_index() const {
     std::vector<int> index;
     for (int i = 0; i < size(); ++i) {
         const Evaluation& e = evals_[static_cast<size_t>(i)];
-        if (is_training_value(e) && e.log_joint_z() >= cut) index.push_back(i);
+        if (is_finite_and_kept(e) && e.log_joint_z() >= cut) index.push_back(i);
     }
     return index;
 }
@@ -85,7 +85,7 @@ double EvaluationLog::told_surrogate_value(int i) const {
     if (!is_data_when_told(i)) return NAN;
     double best = -INFINITY;
     for (int j = 0; j <= i; ++j)
-        if (is_training_value(evals_[static_cast<size_t>(j)])) best = std::max(best, evals_[static_cast<size_t>(j)].log_joint_z());
+        if (is_finite_and_kept(evals_[static_cast<size_t>(j)])) best = std::max(best, evals_[static_cast<size_t>(j)].log_joint_z());
     return surrogate_value(told.log_joint_z(), best);
 }
 
@@ -135,14 +135,13 @@ void EvaluationLog::remap(const ParameterTransform& transform) {
 double EvaluationLog::max_training_value() const {
     double best = -INFINITY;
     for (const Evaluation& e : evals_)
-        if (is_training_value(e)) best = std::max(best, e.log_joint_z());
+        if (is_finite_and_kept(e)) best = std::max(best, e.log_joint_z());
     return best;
 }
 
 double EvaluationLog::typical_noise_sd() const {
     std::vector<double> sd;
-    for (const Evaluation& e : evals_)
-        if (is_training_value(e)) sd.push_back(e.log_joint_sd);
+    for (int i : training_index()) sd.push_back(evals_[static_cast<size_t>(i)].log_joint_sd);
     if (sd.empty()) return 0.0;
     std::nth_element(sd.begin(), sd.begin() + static_cast<std::ptrdiff_t>(sd.size() / 2), sd.end());
     return sd[sd.size() / 2];

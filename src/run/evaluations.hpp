@@ -83,9 +83,10 @@ public:
     static EvaluationLog read(Reader& in, int dim);
 
 private:
-    // The penalty cut among the finite training values of evaluations 0..count-1.
+    // The penalty cut among the finite, kept values of evaluations 0..count-1.
     double penalty_cut_of_first(int count) const;
-    bool is_training_value(const Evaluation& e) const { return !e.failed && e.in_training; }
+    // Finite and not trimmed: the values among which penalties are judged.
+    bool is_finite_and_kept(const Evaluation& e) const { return !e.failed && e.in_training; }
 
     std::vector<Evaluation> evals_;
 };
