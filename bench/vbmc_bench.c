@@ -512,6 +512,15 @@ int main(int argc, char **argv) {
     json_key(&line, "overhead_cpu_s"); json_double(&line, overhead_cpu);
     json_key(&line, "overhead_per_eval_s"); json_double(&line, overhead_wall * per_eval);
     json_key(&line, "overhead_cpu_per_eval_s"); json_double(&line, overhead_cpu * per_eval);
+    /* The library's own time by phase (vbmc_stat "time_*" wall, "cpu_*" process CPU; libvbmc 0.2). */
+    static const char *const phases[] = {"gp_train", "vp_optim", "acquisition", "final_boost", "locate", "total"};
+    for (size_t i = 0; i < sizeof phases / sizeof phases[0]; ++i) {
+        char name[32];
+        snprintf(name, sizeof name, "time_%s", phases[i]);
+        json_key(&line, name); json_double(&line, run ? stat_or_nan(run, name) : NAN);
+        snprintf(name, sizeof name, "cpu_%s", phases[i]);
+        json_key(&line, name); json_double(&line, run ? stat_or_nan(run, name) : NAN);
+    }
     json_key(&line, "peak_rss_mb"); json_double(&line, usage_info.ru_maxrss / 1024.0);
     json_key(&line, "load_average"); json_double(&line, load_average());
     json_key(&line, "blas_threads"); json_string(&line, blas_threads);

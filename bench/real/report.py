@@ -9,7 +9,8 @@ import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(os.path.dirname(HERE), "support"))
-from report_helpers import bootstrap_ci, fmt, median, metric, provenance_lines, with_ci  # noqa: E402
+from report_helpers import (bootstrap_ci, fmt, median, metric, phase_section,  # noqa: E402
+                            provenance_lines, with_ci)
 
 PREFIX = "real:"
 
@@ -71,20 +72,28 @@ def group(records, key):
     return groups
 
 
-def tables(records):
+def cases(records):
+    """The runs of each (problem, box, noise): problems in the order of ground_truth.json, the
+    prior box first."""
     order = model_order()
 
     def problem_key(name):
         short = name[len(PREFIX):]
         return (order.index(short) if short in order else len(order), short)
 
+    def case_key(case):
+        problem, box, noise = case
+        return (problem_key(problem), box != "prior", noise or 0.0)
+
     by_case = group(records, lambda r: (r["problem"], r.get("box"), r.get("noise")))
+    return [(case, by_case[case]) for case in sorted(by_case, key=case_key)]
+
+
+def tables(records):
     lines = ["## Per problem, box and noise", "",
              "| problem | D | box | noise | " + COLUMNS + " |",
              "|" + "---|" * 16]
-    for problem, box, noise in sorted(by_case, key=lambda k: (problem_key(k[0]), k[1] != "prior",
-                                                               k[2] or 0.0)):
-        runs = by_case[(problem, box, noise)]
+    for (problem, box, noise), runs in cases(records):
         lines.append(row([problem[len(PREFIX):], str(runs[0].get("D")), str(box), fmt(noise)],
                          group_stats(runs)))
     by_setting = group(records, lambda r: (r.get("box"), r.get("noise")))
@@ -127,5 +136,8 @@ def write_report(records, path, note):
         "LML error > 1\" those among them that were wrong all the same; \"of which locating\" the "
         "median evaluations the locating stage spent.", ""]
     lines += tables(records) + failures(records) + [""]
+    labelled = [(f"{problem[len(PREFIX):]}, {box}, {fmt(noise)}", runs)
+                for (problem, box, noise), runs in cases(records)]
+    lines += phase_section(labelled, "problem, box, noise")
     with open(path, "w") as f:
         f.write("\n".join(lines))

@@ -1,5 +1,6 @@
 """Helpers shared by the benchmark reports of bench/run (synthetic and real suites): number
-formatting, medians with percentile-bootstrap intervals, and the provenance header."""
+formatting, medians with percentile-bootstrap intervals, the provenance header and the breakdown of
+the library's time by phase."""
 import math
 import random
 import statistics
@@ -64,3 +65,43 @@ def provenance_lines(records):
             lines.append(f"**{title}{'s' if len(values) > 1 else ''}:** "
                          + "; ".join(f"`{v}`" if key == "command" else v for v in values) + "  ")
     return lines
+
+
+# The library's phases as vbmc_stat names them ("cpu_<phase>"), with their column headings.
+PHASES = [("gp_train", "GP training"), ("vp_optim", "posterior optimisation"),
+          ("acquisition", "acquisition"), ("final_boost", "final boost"), ("locate", "locating")]
+
+
+def phase_seconds(record, phase):
+    """A run's CPU seconds in a phase; "other" is its library total less the phases."""
+    if phase == "other":
+        return record["cpu_total"] - sum(record.get("cpu_" + p) or 0.0 for p, _ in PHASES)
+    return record.get("cpu_" + phase) or 0.0
+
+
+def phase_section(groups, first_column):
+    """Markdown section: the library's own CPU seconds per run by phase (vbmc_stat "cpu_*"),
+    median over each group's finished runs, with the median share of the run's library total.
+    groups: (label, runs) pairs. Runs recorded before the timers existed are left out; no lines
+    when none has them."""
+    rows = []
+    for label, runs in groups:
+        timed = [r for r in runs if r.get("status") == "VBMC_DONE" and r.get("cpu_total")]
+        if not timed:
+            continue
+        cells = [label, str(len(timed))]
+        for phase in [p for p, _ in PHASES] + ["other"]:
+            seconds = [phase_seconds(r, phase) for r in timed]
+            shares = [value / r["cpu_total"] for value, r in zip(seconds, timed)]
+            cells.append(f"{fmt(median(seconds))} ({100 * median(shares):.0f}%)")
+        cells.append(fmt(median(r["cpu_total"] for r in timed)))
+        rows.append("| " + " | ".join(cells) + " |")
+    if not rows:
+        return []
+    return ["## Where the library's time goes", "",
+            "CPU seconds per run inside the library by phase (`vbmc_stat` `cpu_*`: process CPU "
+            "time inside vbmc_ask and vbmc_tell, README \"Where the library's time goes\"), "
+            "medians over the finished runs, in brackets the median share of the run's library "
+            "total; other = the total less the phases (bookkeeping, reliability checks).", "",
+            f"| {first_column} | runs | " + " | ".join(h for _, h in PHASES) + " | other | total |",
+            "|" + "---|" * (len(PHASES) + 4)] + rows + [""]

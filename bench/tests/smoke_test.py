@@ -19,6 +19,8 @@ REQUIRED = ["problem", "D", "seed", "budget", "box", "noise", "status", "elbo", 
             "lml_err", "gskl", "fevals", "iterations", "converged", "reliable", "wall_s", "cpu_s",
             "overhead_wall_s", "overhead_cpu_s", "overhead_per_eval_s", "overhead_cpu_per_eval_s",
             "peak_rss_mb", "version", "x0", "trace", "trace_columns"]
+PHASES = ["gp_train", "vp_optim", "acquisition", "final_boost", "locate", "total"]
+REQUIRED += [f"{clock}_{phase}" for clock in ("time", "cpu") for phase in PHASES]
 
 
 def fail(message):
@@ -77,6 +79,13 @@ def main():
         for key in ("elbo", "lml_err", "gskl", "wall_s", "overhead_wall_s", "peak_rss_mb"):
             if not isinstance(record[key], (int, float)) or not math.isfinite(record[key]):
                 fail(f"{key} is not a finite number: {record[key]}")
+        for key in REQUIRED[-2 * len(PHASES):]:
+            if not isinstance(record[key], (int, float)) or not record[key] >= 0:
+                fail(f"{key} is not a number >= 0: {record[key]}")
+        # The library's time lies inside the host's overhead intervals (1e-6 s for rounding).
+        if record["time_total"] > record["overhead_wall_s"] + 1e-6:
+            fail(f"time_total {record['time_total']} exceeds overhead_wall_s "
+                 f"{record['overhead_wall_s']}")
         if abs(record["lml_err"] - abs(record["elbo"] - record["lml"])) > 1e-9:
             fail("lml_err is not |elbo - lml|")
         if record["box"] is not None or record["noise"] != 0:
@@ -93,6 +102,9 @@ def main():
             fail(f"bench/run --report-only failed: {report.stderr.strip()[-500:]}")
         with open(report_path) as f:
             text = f.read()
+        if not any(line.startswith("| rosenbrock_D2 | 1 | ") for line in
+                   text.split("## Where the library's time goes", 1)[-1].splitlines()[:8]):
+            fail("report has no breakdown of the library's time by phase")
         if "### rosenbrock_D2" not in text:
             fail("report has no rosenbrock_D2 table")
         if not any(line.startswith("| rosenbrock_D2 | 1 | 1/1 |") and "+0%" in line

@@ -216,6 +216,14 @@ VBMC_API vbmc_status vbmc_pending_point(const vbmc *run, int i, double *x);
  * predicts log joints above every evaluation, or has seen none), "best_value_gap" (how far the
  * best evaluations rise above anything the posterior covers). "converged" is 1 only for a run
  * that was stable and whose result is reliable; vbmc_result_message says why not.
+ * The library's own time, in seconds, since this handle was created or loaded (not saved in
+ * checkpoints; the host's time between calls is not counted): "time_<phase>" wall-clock and
+ * "cpu_<phase>" CPU of the whole process (other busy threads of the host included), the phase one
+ * of "gp_train" (GP hyperparameter training), "vp_optim" (variational posterior optimisation),
+ * "acquisition" (choosing actively sampled points and updating the search surrogate at tells),
+ * "final_boost", "locate" (the locating stage) and "total" (everything inside vbmc_ask,
+ * vbmc_tell, vbmc_tell_extra and vbmc_abandon, automatic checkpoint writes excepted). The phases
+ * do not overlap and lie inside "total". Reading them never changes the run.
  * Errors: VBMC_E_ARG (NULL, unknown name). */
 VBMC_API vbmc_status vbmc_stat(const vbmc *run, const char *name, double *value);
 

@@ -122,7 +122,7 @@ void Run::end_iteration() {
     if (iteration_ == 0 && warmup_) actions.push_back("start warm-up");
     if (!carried_action_.empty()) actions.push_back(carried_action_);
     carried_action_.clear();
-    train_surrogate(record);
+    timed(times_.gp_train, [&] { train_surrogate(record); });
     if (!record.action.empty()) actions.push_back(record.action);
 
     // Variational optimisation (paper 3.2, 3.6).
@@ -141,7 +141,8 @@ void Run::end_iteration() {
     int n_fast = 0, n_slow = 0;
     vp_optim_counts(vs, vp_.k, recompute_var_post_, n_fast, n_slow);
     recompute_var_post_ = false;
-    const ElboEstimate fit = optimize_vp(vp_, gp_, vs, k_new, n_fast, n_slow, rng_, &record.pruned);
+    const ElboEstimate fit =
+        timed(times_.vp_optim, [&] { return optimize_vp(vp_, gp_, vs, k_new, n_fast, n_slow, rng_, &record.pruned); });
     record.elbo = fit.elbo;
     record.elbo_sd = fit.elbo_sd;
     record.gp_sample_var = fit.var_ss;
@@ -279,7 +280,7 @@ void Run::finish() {
         VpOptimSettings vs = vp_optim_settings();
         vs.warmup = false;
         final_.vp.optimize_weights = true;
-        const ElboEstimate boosted = vp_final_boost(final_.vp, gp, vs, rng_);
+        const ElboEstimate boosted = timed(times_.final_boost, [&] { return vp_final_boost(final_.vp, gp, vs, rng_); });
         final_.elbo = boosted.elbo;
         final_.elbo_sd = boosted.elbo_sd;
         IterationRecord row = chosen;

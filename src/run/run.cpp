@@ -101,6 +101,7 @@ void Run::validate_point(const double* x, const char* what) const {
 }
 
 bool Run::ask(double* x) {
+    const PhaseTimer timer(times_.total);
     if (batch_complete()) close_batch();
     if (finished_) return false;
     if (static_cast<int>(pending_.size()) >= settings_.max_pending)
@@ -112,14 +113,15 @@ bool Run::ask(double* x) {
                                      " pending fill the budget max_fun_evals = " + std::to_string(settings_.max_fun_evals) +
                                      "; tell or abandon a pending point first");
     std::vector<double> point;
-    if (locate_.active()) point = next_locate_point();  // empty when the stage has just ended
+    // The locating stage's point is empty when the stage has just ended.
+    if (locate_.active()) point = timed(times_.locate, [&] { return next_locate_point(); });
     if (point.empty() && in_initial_design_) {
         if (design_queue_.empty())
             throw_error(Code::state, "every initial-design point is pending; tell their values before asking again");
         point = design_queue_.front();
         design_queue_.erase(design_queue_.begin());
     } else if (point.empty()) {
-        point = next_active_point();
+        point = timed(times_.acquisition, [&] { return next_active_point(); });
     }
     pending_.push_back(point);
     std::memcpy(x, point.data(), sizeof(double) * static_cast<size_t>(dim_));
@@ -141,7 +143,7 @@ void Run::record_evaluation(const double* x, double log_joint, double log_joint_
     const double below_best = e.failed ? NAN : evals_.max_training_value() - e.log_joint_z();
     expand_search_bounds(e.z.data(), below_best, settings_.warmup_keep_threshold, lb_z_, ub_z_, lb_search_, ub_search_);
     evals_.add(std::move(e));
-    if (!in_initial_design_ && !finished_) add_to_search_gp(evals_.size() - 1);
+    if (!in_initial_design_ && !finished_) timed(times_.acquisition, [&] { add_to_search_gp(evals_.size() - 1); });
 }
 
 // The search surrogate's rank-1 update by evaluation i, at the tell and in checkpoint replay alike.
@@ -165,6 +167,7 @@ static void check_value(double log_joint, double log_joint_sd) {
 }
 
 void Run::tell(const double* x, double log_joint, double log_joint_sd) {
+    const PhaseTimer timer(times_.total);
     validate_point(x, "x");
     check_value(log_joint, log_joint_sd);
     const int index = find_pending(x);
@@ -173,7 +176,7 @@ void Run::tell(const double* x, double log_joint, double log_joint_sd) {
                                  "bitwise from the asked point)");
     record_evaluation(x, log_joint, log_joint_sd, false);
     pending_.erase(pending_.begin() + index);
-    locate_after_tell(evals_.size() - 1);
+    if (locate_.active()) timed(times_.locate, [&] { locate_after_tell(evals_.size() - 1); });
     // A point still pending when the run finished: its value is kept in the history, the final
     // posterior stays as it is.
     if (finished_) return;
@@ -182,6 +185,7 @@ void Run::tell(const double* x, double log_joint, double log_joint_sd) {
 }
 
 void Run::tell_extra(const double* x, double log_joint, double log_joint_sd) {
+    const PhaseTimer timer(times_.total);
     validate_point(x, "x");
     check_value(log_joint, log_joint_sd);
     if (!transform_.inside_bounds(x))
@@ -193,6 +197,7 @@ void Run::tell_extra(const double* x, double log_joint, double log_joint_sd) {
 }
 
 void Run::abandon(const double* x) {
+    const PhaseTimer timer(times_.total);
     validate_point(x, "x");
     const int index = find_pending(x);
     if (index < 0) throw_error(Code::state, "x is not a pending point");
@@ -258,7 +263,9 @@ void Run::close_batch() {
     try {
         end_iteration();
     } catch (...) {
+        const PhaseTimes spent = times_;  // the failed iteration's time was spent all the same
         *this = std::move(before);
+        times_ = spent;
         throw;
     }
 }
@@ -300,6 +307,8 @@ double Run::stat(const std::string& name) const {
     if (name == "best_value_gap") return has_verdict_ ? reliability_.best_value_gap : NAN;
     if (name == "locating") return locate_.active() ? 1 : 0;
     if (name == "locate_evals") return locate_.spent;
+    double seconds = 0.0;
+    if (phase_time_stat(times_, name, seconds)) return seconds;
     throw_error(Code::arg, "unknown statistic \"" + name + "\"");
 }
 

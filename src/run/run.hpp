@@ -18,6 +18,7 @@
 #include "run/evaluations.hpp"
 #include "run/history.hpp"
 #include "run/locate_state.hpp"
+#include "run/phase_times.hpp"
 #include "run/posterior.hpp"
 #include "run/reliability.hpp"
 #include "transforms/parameter_transform.hpp"
@@ -160,6 +161,7 @@ private:
     ReliabilityCheck reliability_;
 
     LogSink log_;                    // not saved
+    PhaseTimes times_;               // not saved: counts from creation or load; kept when an iteration rolls back
 };
 
 }  // namespace libvbmc

@@ -98,11 +98,13 @@ bool Run::try_rotoscaling() {
     // Refit in the new space and keep it only if the ELBO improves enough.
     recompute_var_post_ = true;
     gp_train_index_ = evals_.training_index();
-    gp_ = gp_train(evals_.training_data(gp_train_index_, dim_), gp_train_settings(), gp_memory_, rng_);
+    gp_ = timed(times_.gp_train, [&] {
+        return gp_train(evals_.training_data(gp_train_index_, dim_), gp_train_settings(), gp_memory_, rng_);
+    });
     const VpOptimSettings vs = vp_optim_settings();
     int n_fast = 0, n_slow = 0;
     vp_optim_counts(vs, vp_.k, true, n_fast, n_slow);
-    const ElboEstimate fit = optimize_vp(vp_, gp_, vs, vp_.k, n_fast, n_slow, rng_);
+    const ElboEstimate fit = timed(times_.vp_optim, [&] { return optimize_vp(vp_, gp_, vs, vp_.k, n_fast, n_slow, rng_); });
     const IterationRecord& before = history_.back();
     const bool improved = fit.elbo >= before.elbo + settings_.warp_tol_improvement &&
                           fit.elbo_sd <= before.elbo_sd * kWarpTolSdMultiplier + kWarpTolSdBase;
