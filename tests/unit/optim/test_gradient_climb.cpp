@@ -1,0 +1,185 @@
+// The gradient climb: its finite-difference gradient points along the slope, it climbs a narrow
+// ill-conditioned bowl from far away and stops near the top, it stops on a failed gradient value,
+// an abandoned proposal or its budget, and a climb written and read back mid-way continues bitwise.
+#include "optim/gradient_climb.hpp"
+
+#include <cmath>
+#include <functional>
+
+#include "optim_test_helpers.hpp"
+#include "test_util.h"
+#include "util/error.hpp"
+
+using namespace libvbmc;
+using namespace optim_test;
+
+using Target = std::function<double(const double*)>;
+
+// -1/2 (z - top)^T P (z - top), P^{-1} with SDs from 1e-4 to 1e-2 along a random rotation.
+static Target narrow_bowl(int n, Rng& rng, std::vector<double>& top) {
+    const Matrix rotation = random_rotation(n, rng);
+    std::vector<double> precision;
+    for (int i = 0; i < n; ++i) {
+        const double sd = 1e-4 * std::pow(100.0, static_cast<double>(i) / std::max(1, n - 1));
+        precision.push_back(1.0 / (sd * sd));
+    }
+    const Matrix p = with_spectrum(rotation, precision);
+    top.clear();
+    for (int i = 0; i < n; ++i) top.push_back(0.8 * rng.uniform() - 0.4);
+    return [p, top](const double* z) {
+        std::vector<double> d(top.size());
+        for (size_t i = 0; i < d.size(); ++i) d[i] = z[i] - top[i];
+        return -model_gain(std::vector<double>(d.size(), 0.0), p, d);
+    };
+}
+
+// Propose / evaluate / tell until the climb stops; returns the best value told.
+static double run_climb(GradientClimb& climb, const Target& f, double start_value) {
+    double best = start_value;
+    for (std::vector<double> p = climb.propose(); !p.empty(); p = climb.propose()) {
+        const double value = f(p.data());
+        if (std::isfinite(value)) best = std::max(best, value);
+        climb.tell(p.data(), value);
+    }
+    return best;
+}
+
+// On a linear target the first step is the gradient's direction: the D difference points give it
+// up to rounding.
+static void test_first_step_follows_the_gradient(void**) {
+    const std::vector<double> slope = {3.0, -1.0, 0.5, 2.0};
+    const Target linear = [&](const double* z) {
+        double total = 0.0;
+        for (size_t i = 0; i < slope.size(); ++i) total += slope[i] * z[i];
+        return total;
+    };
+    const std::vector<double> start = {0.1, -0.2, 0.3, 0.05};
+    GradientClimb climb(4, GradientClimbSettings{}, start.data(), linear(start.data()));
+    std::vector<double> p;
+    for (int d = 0; d < 4; ++d) {
+        p = climb.propose();
+        assert_int_equal(static_cast<int>(climb.tell(p.data(), linear(p.data()))), static_cast<int>(ClimbPoint::difference));
+    }
+    p = climb.propose();
+    std::vector<double> step(4);
+    for (int i = 0; i < 4; ++i) step[static_cast<size_t>(i)] = p[static_cast<size_t>(i)] - start[static_cast<size_t>(i)];
+    const double scale = norm(step) / norm(slope);
+    for (size_t i = 0; i < 4; ++i) assert_close(step[i], scale * slope[i], 1e-6 * norm(step));
+    assert_int_equal(static_cast<int>(climb.tell(p.data(), linear(p.data()))), static_cast<int>(ClimbPoint::step));
+}
+
+// From a start 10^3-10^4 SDs away (log density below -10^6) the climb reaches the top of a bowl
+// whose SDs span a factor 100, ending when no step gains (its gradients' precision), with its
+// curvature estimate positive definite.
+static void test_climbs_a_narrow_bowl(void**) {
+    for (int n : {2, 6}) {
+        Rng rng(static_cast<uint64_t>(20 + n));
+        std::vector<double> top;
+        const Target bowl = narrow_bowl(n, rng, top);
+        const std::vector<double> start(static_cast<size_t>(n), 0.0);
+        GradientClimb climb(n, GradientClimbSettings{0.0, 2000}, start.data(), bowl(start.data()));
+        const double best = run_climb(climb, bowl, bowl(start.data()));
+        assert_true(bowl(start.data()) < -1e6);
+        assert_int_equal(static_cast<int>(climb.stop()), static_cast<int>(ClimbStop::no_ascent));
+        assert_true(best > -0.1);
+        Matrix l = climb.covariance();
+        assert_true(cholesky_in_place(l));
+    }
+}
+
+// A failed value among the difference points: no gradient, the climb stops.
+static void test_failed_value_stops_the_climb(void**) {
+    const Target flat_then_nan = [](const double* z) { return z[1] != 0.0 ? NAN : -z[0] * z[0]; };
+    const std::vector<double> start = {0.5, 0.0};
+    GradientClimb climb(2, GradientClimbSettings{}, start.data(), flat_then_nan(start.data()));
+    run_climb(climb, flat_then_nan, 0.0);
+    assert_int_equal(static_cast<int>(climb.stop()), static_cast<int>(ClimbStop::no_gradient));
+    assert_int_equal(climb.evaluations(), 2);
+}
+
+// An abandoned proposal stops the climb; a point it never proposed is ignored.
+static void test_forgotten_proposal_stops_the_climb(void**) {
+    const std::vector<double> start = {0.5, 0.5};
+    GradientClimb climb(2, GradientClimbSettings{}, start.data(), -0.5);
+    const std::vector<double> stranger = {9.0, 9.0};
+    assert_int_equal(static_cast<int>(climb.tell(stranger.data(), 1.0)), static_cast<int>(ClimbPoint::none));
+    climb.forget(stranger.data());
+    assert_true(climb.running());
+    climb.forget(climb.propose().data());
+    assert_int_equal(static_cast<int>(climb.stop()), static_cast<int>(ClimbStop::abandoned));
+    assert_true(climb.propose().empty());
+}
+
+static void test_budget_stops_the_climb(void**) {
+    Rng rng(3);
+    std::vector<double> top;
+    const Target bowl = narrow_bowl(3, rng, top);
+    const std::vector<double> start(3, 0.0);
+    GradientClimb climb(3, GradientClimbSettings{1.0, 10}, start.data(), bowl(start.data()));
+    run_climb(climb, bowl, bowl(start.data()));
+    assert_int_equal(static_cast<int>(climb.stop()), static_cast<int>(ClimbStop::max_evaluations));
+    assert_int_equal(climb.evaluations(), 10);
+}
+
+// Written after 25 values (mid-way through a gradient or a line search) and read back, the climb
+// proposes bitwise what the original does, to the end.
+static void test_round_trip_continues_bitwise(void**) {
+    Rng rng(4);
+    std::vector<double> top;
+    const Target bowl = narrow_bowl(4, rng, top);
+    const std::vector<double> start(4, 0.0);
+    GradientClimb original(4, GradientClimbSettings{1.0, 500}, start.data(), bowl(start.data()));
+    for (int i = 0; i < 25; ++i) {
+        const std::vector<double> p = original.propose();
+        original.tell(p.data(), bowl(p.data()));
+    }
+    Writer out;
+    original.write(out);
+    Reader in(out.bytes().data(), out.bytes().size());
+    GradientClimb copy = GradientClimb::read(in);
+    for (;;) {
+        const std::vector<double> p = original.propose(), q = copy.propose();
+        assert_int_equal(static_cast<int>(p.size()), static_cast<int>(q.size()));
+        if (p.empty()) break;
+        assert_memory_equal(p.data(), q.data(), sizeof(double) * p.size());
+        original.tell(p.data(), bowl(p.data()));
+        copy.tell(q.data(), bowl(q.data()));
+    }
+    assert_int_equal(static_cast<int>(original.stop()), static_cast<int>(copy.stop()));
+    assert_int_equal(original.evaluations(), copy.evaluations());
+}
+
+// A climb that never ran reads back as never run; a truncated one is refused.
+static void test_read_refuses_truncation(void**) {
+    Writer idle;
+    GradientClimb().write(idle);
+    Reader idle_in(idle.bytes().data(), idle.bytes().size());
+    assert_int_equal(static_cast<int>(GradientClimb::read(idle_in).stop()), static_cast<int>(ClimbStop::not_run));
+    const std::vector<double> start = {0.1, 0.2};
+    GradientClimb climb(2, GradientClimbSettings{}, start.data(), 0.0);
+    Writer out;
+    climb.write(out);
+    for (size_t cut = 0; cut < out.bytes().size(); cut += 7) {
+        Reader in(out.bytes().data(), cut);
+        bool refused = false;
+        try {
+            GradientClimb::read(in);
+        } catch (const Error&) {
+            refused = true;
+        }
+        assert_true(refused);
+    }
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_first_step_follows_the_gradient),
+        cmocka_unit_test(test_climbs_a_narrow_bowl),
+        cmocka_unit_test(test_failed_value_stops_the_climb),
+        cmocka_unit_test(test_forgotten_proposal_stops_the_climb),
+        cmocka_unit_test(test_budget_stops_the_climb),
+        cmocka_unit_test(test_round_trip_continues_bitwise),
+        cmocka_unit_test(test_read_refuses_truncation),
+    };
+    return cmocka_run_group_tests(tests, nullptr, nullptr);
+}
