@@ -319,6 +319,11 @@ void TrustRegionSearch::record_star_value(int index, double value) {
 
 Matrix TrustRegionSearch::covariance() const {
     if (stop_ == TrustRegionStop::located) return located_covariance_;
+    if (!has_model()) {  // radius^2 I
+        Matrix cov = Matrix::identity(dim_);
+        for (int i = 0; i < dim_; ++i) cov(i, i) = radius_ * radius_;
+        return cov;
+    }
     std::vector<double> curvature;
     Matrix vectors, cov(dim_, dim_);
     symmetric_eigen(model_.h, curvature, vectors);

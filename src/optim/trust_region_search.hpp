@@ -62,8 +62,11 @@ public:
     int evaluations() const { return evaluations_; }
     // The last fitted model (empty before the first proposal).
     const QuadraticModel& model() const { return model_; }
+    // Whether a model has been fitted (the search has proposed a point).
+    bool has_model() const { return model_.h.rows == dim_ && dim_ > 0; }
     // The covariance of the top (D x D): from the star design's second differences once located,
-    // else from the model where it curves down (the trust radius^2 along the other directions).
+    // else from the model where it curves down (the trust radius^2 along the other directions),
+    // the trust radius^2 along every direction before the first model.
     Matrix covariance() const;
 
     void write(Writer& out) const;

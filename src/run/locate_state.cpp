@@ -10,7 +10,9 @@ void LocateState::write(Writer& out) const {
     out.u8(static_cast<uint8_t>(phase));
     if (phase == Phase::pending) return;
     out.i64(first_evaluation);
+    climb.write(out);
     search.write(out);
+    out.ints(difference_points);
     out.ints(members);
     out.u64(tops.size());
     for (const LocatedTop& top : tops) {
@@ -36,7 +38,9 @@ LocateState LocateState::read(Reader& in, int dim, int n_evaluations) {
     if (s.phase == Phase::pending) return s;
     auto index = [&](const char* what) { return static_cast<int>(in.bounded(0, n_evaluations - 1, what)); };
     s.first_evaluation = static_cast<int>(in.bounded(0, n_evaluations, "locating stage start"));
+    s.climb = GradientClimb::read(in);
     s.search = TrustRegionSearch::read(in);
+    s.difference_points = in.ints();
     s.members = in.ints();
     const int64_t n_tops = in.bounded(0, 64, "located top count");
     for (int64_t i = 0; i < n_tops; ++i) {
@@ -59,7 +63,10 @@ LocateState LocateState::read(Reader& in, int dim, int n_evaluations) {
     s.spent = static_cast<int>(in.bounded(0, 1 << 30, "locating evaluations"));
     s.located_x = in.doubles();
     auto valid = [&](int i) { return i >= 0 && i < n_evaluations; };
-    const bool ok = s.search.dim() == dim && std::all_of(s.members.begin(), s.members.end(), valid) &&
+    const bool climb_ok = s.climb.stop() == ClimbStop::not_run || s.climb.dim() == dim;
+    const bool ok = s.search.dim() == dim && climb_ok && std::all_of(s.members.begin(), s.members.end(), valid) &&
+                    std::all_of(s.difference_points.begin(), s.difference_points.end(), valid) &&
+                    std::is_sorted(s.difference_points.begin(), s.difference_points.end()) &&
                     std::all_of(s.candidates.begin(), s.candidates.end(), valid) &&
                     (s.located_x.empty() || static_cast<int>(s.located_x.size()) == dim);
     if (!ok) throw_error(Code::format, "the locating stage holds an invalid evaluation index or point");

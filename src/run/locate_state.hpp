@@ -7,6 +7,7 @@
 
 #include "io/serial.hpp"
 #include "linalg/matrix.hpp"
+#include "optim/gradient_climb.hpp"
 #include "optim/trust_region_search.hpp"
 
 namespace libvbmc {
@@ -31,7 +32,9 @@ struct LocateState {
     enum class Phase : uint8_t { pending, searching, probing, done };
     Phase phase = Phase::pending;
     int first_evaluation = 0;          // evaluations told before the stage began (the design)
-    TrustRegionSearch search;          // the current search
+    GradientClimb climb;               // the current search's opening climb (not run for noisy values)
+    TrustRegionSearch search;          // the current search's trust region, once the climb has stopped
+    std::vector<int> difference_points;  // evaluations the climbs spent on gradients, increasing
     std::vector<int> members;          // evaluations the current search climbs from (empty: all)
     std::vector<LocatedTop> tops;
     std::vector<int> candidates;       // design points still to probe, best first

@@ -101,6 +101,8 @@ private:
     void start_search(std::vector<int> members);
     int search_centre() const;
     std::vector<double> next_locate_point();
+    std::vector<double> round_trip(std::vector<double>& z) const;
+    ClimbPoint tell_climb(const double* z, double value);
     std::vector<double> next_valley_probe();
     const LocatedTop& best_top() const;
     void locate_after_tell(int index);

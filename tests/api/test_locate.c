@@ -2,7 +2,8 @@
  * wider is found and fitted (the run converges with the right evidence and mean), a far, dominant
  * second mode is found from a start in the minor one, a run that ends still climbing is not
  * reliable, a checkpoint taken while locating resumes bitwise, a good box skips the stage,
- * and the closing verdict is readable with vbmc_result_message. */
+ * the closing verdict is readable with vbmc_result_message, and only exact values are climbed by
+ * finite-difference gradients. */
 #define _POSIX_C_SOURCE 200809L
 #include <math.h>
 #include <stdio.h>
@@ -178,6 +179,40 @@ static void test_a_good_box_skips_the_stage(void **state) {
     vbmc_destroy(run);
 }
 
+/* Counts logged lines that mention the gradient climb. */
+static void count_climb_lines(void *userdata, int level, const char *line) {
+    (void)level;
+    if (strstr(line, "gradient climb")) ++*(int *)userdata;
+}
+
+/* Runs the narrow Gaussian until the locating stage ends, telling each value with log_joint_sd;
+ * returns how many logged lines mention the gradient climb. */
+static int climb_lines_while_locating(double log_joint_sd) {
+    static const char *const kShowRows[] = {"display", "iter", NULL};
+    vbmc *run = wide_box_run(DIM, kShowRows);
+    int lines = 0;
+    assert_int_equal(vbmc_set_logger(run, count_climb_lines, &lines), VBMC_OK);
+    double x[DIM];
+    int located = 0;
+    while (vbmc_ask(run, x) == VBMC_OK) {
+        assert_int_equal(vbmc_tell(run, x, narrow_gaussian(x), log_joint_sd), VBMC_OK);
+        if (stat(run, "locating") == 1) located = 1;
+        else if (located) break;
+    }
+    assert_true(located);
+    vbmc_destroy(run);
+    return lines;
+}
+
+/* Exact values open the stage with a gradient climb (its rows and its stop are logged); values
+ * told with a noise SD leave the climb to the trust region alone (differences of noisy values are
+ * no gradients). */
+static void test_only_exact_values_are_climbed_by_gradients(void **state) {
+    (void)state;
+    assert_true(climb_lines_while_locating(0.0) > 0);
+    assert_int_equal(climb_lines_while_locating(0.5), 0);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_narrow_gaussian_in_a_box_ten_thousand_times_wider),
@@ -185,6 +220,7 @@ int main(void) {
         cmocka_unit_test(test_a_run_still_climbing_is_no_reliable_result),
         cmocka_unit_test(test_checkpoint_while_locating_resumes_bitwise),
         cmocka_unit_test(test_a_good_box_skips_the_stage),
+        cmocka_unit_test(test_only_exact_values_are_climbed_by_gradients),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
