@@ -2,6 +2,7 @@
  *
  *   vbmc_bench --problem NAME --seed S --out FILE [--max-fun-evals N] [--trace]
  *              [--box prior|informed] [--noise SD] [--data-dir DIR] [--opt name=value ...]
+ *              [--stop-after-locate]
  *   vbmc_bench --list | --list-real
  *
  * Protocol (shared/bench/README.md, the paper's): budget 50*(D+2) evaluations, x0 uniform in the
@@ -13,7 +14,10 @@
  * accuracy metrics (|ELBO - lml| and gsKL), the overhead (wall and CPU time spent outside the
  * target, per run and per evaluation), the peak resident memory and, with --trace, the metrics of
  * the posterior snapshot at the end of every iteration. The trace snapshots are bench work and
- * are not counted as library overhead. Exit code: 0 if the run finished, 1 on a usage error
+ * are not counted as library overhead. With --stop-after-locate the run stops once the locating
+ * stage has ended (or the first iteration has run without one), for measuring the stage alone:
+ * the line then has no posterior metrics, and best_log_joint says how high the stage climbed.
+ * Exit code: 0 if the run finished, 1 on a usage error
  * (nothing written), 2 if the library failed (the line says where). */
 #include <fcntl.h>
 #include <math.h>
@@ -42,6 +46,7 @@ typedef struct bench_args {
     const char *out_path;
     long long max_fun_evals; /* 0: the protocol's 50*(D+2) */
     int trace;
+    int stop_after_locate;
     int extra_count;
     const char *extra_options[MAX_EXTRA_OPTIONS]; /* "name=value" */
     bench_box box;
@@ -184,7 +189,7 @@ static void usage(FILE *stream) {
     fprintf(stream,
             "usage: vbmc_bench --problem NAME --seed S --out FILE [--max-fun-evals N] [--trace]\n"
             "                  [--box prior|informed] [--noise SD] [--data-dir DIR]\n"
-            "                  [--opt name=value ...]\n"
+            "                  [--opt name=value ...] [--stop-after-locate]\n"
             "       vbmc_bench --list        (synthetic problems: name, dimension, default budget)\n"
             "       vbmc_bench --list-real   (real posteriors: name, dimension, default budget,\n"
             "                                 posteriordb posterior)\n"
@@ -202,6 +207,10 @@ static int parse_args(int argc, char **argv, bench_args *args) {
         char *end = NULL;
         if (strcmp(arg, "--trace") == 0) {
             args->trace = 1;
+            continue;
+        }
+        if (strcmp(arg, "--stop-after-locate") == 0) {
+            args->stop_after_locate = 1;
             continue;
         }
         if (!value) {
@@ -340,12 +349,21 @@ static int list_real_problems(void) {
     return 0;
 }
 
-/* The log joint told to the run: the target's, plus N(0, noise_sd^2) noise where it is finite. */
-static double noisy_log_joint(const bench_target *p, const double *x, double noise_sd,
-                              bench_rng *noise) {
-    const double value = bench_target_log_joint(p, x);
+/* The log joint told to the run: the target's value, plus N(0, noise_sd^2) noise where it is
+ * finite. */
+static double with_noise(double value, double noise_sd, bench_rng *noise) {
     if (noise_sd > 0.0 && isfinite(value)) return value + noise_sd * bench_rng_normal(noise);
     return value;
+}
+
+/* With --stop-after-locate: true once the locating stage has ended, or once the first iteration
+ * has run without one. */
+static int locate_stage_over(const vbmc *run, int *was_locating) {
+    if (stat_or_nan(run, "locating") == 1) {
+        *was_locating = 1;
+        return 0;
+    }
+    return *was_locating || stat_or_nan(run, "iteration") >= 1;
 }
 
 int main(int argc, char **argv) {
@@ -394,6 +412,8 @@ int main(int argc, char **argv) {
     clocks target_time = {0, 0}, snapshots = {0, 0};
     long long evaluations = 0;
     double last_iteration = 0.0;
+    double best_log_joint = -INFINITY;  /* of the target, without the noise */
+    int was_locating = 0;
 
     status = make_options(&args, budget, &opts, error, sizeof error);
     if (status < 0) failed_call = "vbmc_opts_set";
@@ -426,8 +446,10 @@ int main(int argc, char **argv) {
             break;
         }
         const clocks before = now();
-        const double log_joint = noisy_log_joint(p, x, args.noise_sd, &noise);
+        const double exact = bench_target_log_joint(p, x);
+        const double log_joint = with_noise(exact, args.noise_sd, &noise);
         accumulate(&target_time, before, now());
+        if (exact > best_log_joint) best_log_joint = exact;
         ++evaluations;
         status = vbmc_tell(run, x, log_joint, args.noise_sd);
         if (status < 0) {
@@ -439,6 +461,7 @@ int main(int argc, char **argv) {
             status = VBMC_E_NOMEM;
             failed_call = "trace";
         }
+        if (args.stop_after_locate && locate_stage_over(run, &was_locating)) break;
     }
     if (status == VBMC_DONE) {
         const vbmc_status snapshot_status = vbmc_posterior(run, &post);
@@ -503,6 +526,8 @@ int main(int argc, char **argv) {
         json_key(&line, verdict[i]);
         json_double(&line, run ? stat_or_nan(run, verdict[i]) : NAN);
     }
+    json_key(&line, "best_log_joint"); json_double(&line, best_log_joint);
+    json_key(&line, "stopped_after_locate"); json_int(&line, args.stop_after_locate);
     json_key(&line, "components"); json_int(&line, post ? vbmc_post_components(post) : 0);
     json_key(&line, "wall_s"); json_double(&line, wall);
     json_key(&line, "cpu_s"); json_double(&line, cpu);

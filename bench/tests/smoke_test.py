@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """Smoke test of the benchmark (suite 'bench'): vbmc_bench runs rosenbrock_D2 on a tiny budget and
-appends exactly one valid JSON record, and bench/run turns that record into a report. It checks
+appends exactly one valid JSON record, --stop-after-locate ends a run after its locating stage,
+and bench/run turns the record into a report. It checks
 that the benchmark still runs, not how well the library does: thresholds live in the report.
 
 Usage: smoke_test.py VBMC_BENCH BENCH_RUN
@@ -44,6 +45,24 @@ def check_rank_sum_test(bench_run):
             if abs(got_smaller - expected) > 1e-12 or abs(got_p - p_value) > 1e-12:
                 fail(f"rank_sum_test({a}, {b}) = ({got_smaller}, {got_p}), "
                      f"expected ({expected}, {p_value})")
+
+
+def check_stop_after_locate(bench_exe, tmp, env):
+    """cigar_D2 locates from its box: --stop-after-locate ends the run right after the stage,
+    the record counting the design and the stage's evaluations and no posterior."""
+    out = os.path.join(tmp, "stage.jsonl")
+    proc = subprocess.run([bench_exe, "--problem", "cigar_D2", "--seed", "1", "--out", out,
+                           "--stop-after-locate"], capture_output=True, text=True, env=env,
+                          timeout=100)
+    with open(out) as f:
+        record = json.loads(f.read())
+    if proc.returncode != 0 or record["status"] != "VBMC_OK" or record["stopped_after_locate"] != 1:
+        fail(f"--stop-after-locate run: exit {proc.returncode}, status {record['status']}")
+    if not record["locate_evals"] > 0 or record["evaluations"] <= record["locate_evals"]:
+        fail(f"--stop-after-locate: {record['locate_evals']} locating evaluations of "
+             f"{record['evaluations']}")
+    if record["lml_err"] is not None or not math.isfinite(record["best_log_joint"]):
+        fail("--stop-after-locate: a posterior metric, or no best log joint")
 
 
 def main():
@@ -92,6 +111,8 @@ def main():
             fail(f"a synthetic run records box {record['box']} and noise {record['noise']}")
         if any(len(row) != len(record["trace_columns"]) for row in record["trace"]):
             fail("trace rows do not match trace_columns")
+
+        check_stop_after_locate(bench_exe, tmp, env)
 
         # The record compared with itself as a rerun: identical ELBO, +0% change.
         report = subprocess.run([sys.executable, bench_run, "--report-only", out, "--rerun", out,
