@@ -33,8 +33,9 @@ const std::vector<OptionSpec> kTable = {
     {"min_final_components", OptionType::integer, "50", "Number of mixture components of the final boosted posterior", 1, 1000, nullptr},
     {"do_final_boost", OptionType::boolean, "true", "Refit the returned posterior with more components and entropy samples", 0, 1, nullptr},
     {"component_scales", OptionType::text, "final", "Diagonal scale of the mixture components: none (one scale lambda shared by all, as PyVBMC), final (each component of the final boosted posterior has its own) or all (each has its own throughout the run)", 0, 0, "none|final|all"},
-    {"locate", OptionType::text, "auto", "Before the surrogate's first fit, locate the posterior's mass with a gradient climb and a trust-region search and re-centre the plausible box on it: auto (when the initial design's log joint spreads over more than locate_spread), on (always) or off", 0, 0, "auto|on|off"},
+    {"locate", OptionType::text, "auto", "Before the surrogate's first fit, locate the posterior's mass with a trust-region search and re-centre the plausible box on it: auto (when the initial design's log joint spreads over more than locate_spread), on (always) or off", 0, 0, "auto|on|off"},
     {"locate_spread", OptionType::real, "5*D", "With locate = auto: the spread (maximum minus median) of the initial design's log-joint values above which the run locates the posterior's mass first", 0, kInf, nullptr},
+    {"locate_climb", OptionType::text, "off", "on: each search of the locating stage opens with a quasi-Newton climb on finite-difference gradients (exact values only), which reaches the top of steep, curved ridges in far fewer evaluations, but also settles on a local top more often (bench/RESULTS-real.md measures both); off: the trust region alone", 0, 0, "off|on"},
     {"locate_max_fraction", OptionType::real, "0.5", "Largest fraction of max_fun_evals the locating stage may spend", 0, 1, nullptr},
     {"search_acq_fcn", OptionType::text, "ivr", "Acquisition function(s): pro (prospective uncertainty sampling), us (vanilla uncertainty sampling) or ivr (integrated variance reduction of the ELBO); a comma-separated list is used in turn, one function per point of an iteration", 0, 0, "pro|us|ivr", true},
     {"seed", OptionType::integer, "0", "Seed of the run's random generator", 0, static_cast<double>(kExactIntegerMax), nullptr},
@@ -329,6 +330,7 @@ Settings Settings::resolve(const OptionValues& values, int dim) {
     s.component_scales = text("component_scales", "final");
     s.locate = text("locate", "auto");
     s.locate_spread = num("locate_spread", 5 * d);
+    s.locate_climb = text("locate_climb", "off") == "on";
     s.locate_max_fraction = num("locate_max_fraction", 0.5);
     s.search_acq_fcn = text("search_acq_fcn", "ivr");
     s.seed = static_cast<unsigned long long>(num("seed", 0));

@@ -62,6 +62,7 @@ struct Settings {
     bool do_final_boost;
     std::string component_scales;
     std::string locate;
+    bool locate_climb;
     double locate_spread, locate_max_fraction;
     std::string search_acq_fcn;
     unsigned long long seed;

@@ -2,8 +2,8 @@
  * wider is found and fitted (the run converges with the right evidence and mean), a far, dominant
  * second mode is found from a start in the minor one, a run that ends still climbing is not
  * reliable, a checkpoint taken while locating resumes bitwise, a good box skips the stage,
- * the closing verdict is readable with vbmc_result_message, and only exact values are climbed by
- * finite-difference gradients. */
+ * the closing verdict is readable with vbmc_result_message, and the optional gradient climb takes
+ * exact values only. */
 #define _POSIX_C_SOURCE 200809L
 #include <math.h>
 #include <stdio.h>
@@ -152,6 +152,19 @@ static void test_checkpoint_while_locating_resumes_bitwise(void **state) {
     vbmc_destroy(resumed);
 }
 
+/* The same with the gradient climb, saved in the middle of its first gradient. */
+static void test_checkpoint_while_climbing_resumes_bitwise(void **state) {
+    (void)state;
+    static const char *const kClimb[] = {"locate_climb", "on", NULL};
+    vbmc *straight = finish(wide_box_run(DIM, kClimb), narrow_gaussian, 0);
+    vbmc *resumed = finish(wide_box_run(DIM, kClimb), narrow_gaussian, 12);
+    const double a = stat(straight, "elbo"), b = stat(resumed, "elbo");
+    assert_memory_equal(&a, &b, sizeof a);
+    assert_int_equal(stat(straight, "func_count"), stat(resumed, "func_count"));
+    vbmc_destroy(straight);
+    vbmc_destroy(resumed);
+}
+
 /* A box around the mass: no locating stage; no verdict before the end. */
 static void test_a_good_box_skips_the_stage(void **state) {
     (void)state;
@@ -185,11 +198,11 @@ static void count_climb_lines(void *userdata, int level, const char *line) {
     if (strstr(line, "gradient climb")) ++*(int *)userdata;
 }
 
-/* Runs the narrow Gaussian until the locating stage ends, telling each value with log_joint_sd;
- * returns how many logged lines mention the gradient climb. */
-static int climb_lines_while_locating(double log_joint_sd) {
-    static const char *const kShowRows[] = {"display", "iter", NULL};
-    vbmc *run = wide_box_run(DIM, kShowRows);
+/* Runs the narrow Gaussian until the locating stage ends, telling each value with log_joint_sd,
+ * option locate_climb = climb; returns how many logged lines mention the gradient climb. */
+static int climb_lines_while_locating(double log_joint_sd, const char *climb) {
+    const char *const options[] = {"display", "iter", "locate_climb", climb, NULL};
+    vbmc *run = wide_box_run(DIM, options);
     int lines = 0;
     assert_int_equal(vbmc_set_logger(run, count_climb_lines, &lines), VBMC_OK);
     double x[DIM];
@@ -204,13 +217,14 @@ static int climb_lines_while_locating(double log_joint_sd) {
     return lines;
 }
 
-/* Exact values open the stage with a gradient climb (its rows and its stop are logged); values
- * told with a noise SD leave the climb to the trust region alone (differences of noisy values are
- * no gradients). */
-static void test_only_exact_values_are_climbed_by_gradients(void **state) {
+/* With locate_climb on, exact values open the stage with a gradient climb (its rows and its stop
+ * are logged); values told with a noise SD leave the climb to the trust region alone (differences
+ * of noisy values are no gradients). */
+static void test_the_climb_takes_exact_values_when_asked(void **state) {
     (void)state;
-    assert_true(climb_lines_while_locating(0.0) > 0);
-    assert_int_equal(climb_lines_while_locating(0.5), 0);
+    assert_true(climb_lines_while_locating(0.0, "on") > 0);
+    assert_int_equal(climb_lines_while_locating(0.5, "on"), 0);
+    assert_int_equal(climb_lines_while_locating(0.0, "off"), 0);
 }
 
 int main(void) {
@@ -219,8 +233,9 @@ int main(void) {
         cmocka_unit_test(test_a_far_dominant_second_mode_is_found),
         cmocka_unit_test(test_a_run_still_climbing_is_no_reliable_result),
         cmocka_unit_test(test_checkpoint_while_locating_resumes_bitwise),
+        cmocka_unit_test(test_checkpoint_while_climbing_resumes_bitwise),
         cmocka_unit_test(test_a_good_box_skips_the_stage),
-        cmocka_unit_test(test_only_exact_values_are_climbed_by_gradients),
+        cmocka_unit_test(test_the_climb_takes_exact_values_when_asked),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
