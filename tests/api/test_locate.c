@@ -140,11 +140,11 @@ static void test_a_run_still_climbing_is_no_reliable_result(void **state) {
     vbmc_destroy(run);
 }
 
-/* Saved while locating, loaded and finished: bitwise the run that was never interrupted. */
-static void test_checkpoint_while_locating_resumes_bitwise(void **state) {
-    (void)state;
-    vbmc *straight = finish(wide_box_run(DIM, NULL), narrow_gaussian, 0);
-    vbmc *resumed = finish(wide_box_run(DIM, NULL), narrow_gaussian, 16);
+/* Saved after `save_at` tells (while locating), loaded and finished: bitwise the run that was never
+ * interrupted. */
+static void assert_resumes_bitwise(const char *const *options, int save_at) {
+    vbmc *straight = finish(wide_box_run(DIM, options), narrow_gaussian, 0);
+    vbmc *resumed = finish(wide_box_run(DIM, options), narrow_gaussian, save_at);
     const double a = stat(straight, "elbo"), b = stat(resumed, "elbo");
     assert_memory_equal(&a, &b, sizeof a);
     assert_int_equal(stat(straight, "func_count"), stat(resumed, "func_count"));
@@ -152,17 +152,16 @@ static void test_checkpoint_while_locating_resumes_bitwise(void **state) {
     vbmc_destroy(resumed);
 }
 
+static void test_checkpoint_while_locating_resumes_bitwise(void **state) {
+    (void)state;
+    assert_resumes_bitwise(NULL, 16);
+}
+
 /* The same with the gradient climb, saved in the middle of its first gradient. */
 static void test_checkpoint_while_climbing_resumes_bitwise(void **state) {
     (void)state;
     static const char *const kClimb[] = {"locate_climb", "on", NULL};
-    vbmc *straight = finish(wide_box_run(DIM, kClimb), narrow_gaussian, 0);
-    vbmc *resumed = finish(wide_box_run(DIM, kClimb), narrow_gaussian, 12);
-    const double a = stat(straight, "elbo"), b = stat(resumed, "elbo");
-    assert_memory_equal(&a, &b, sizeof a);
-    assert_int_equal(stat(straight, "func_count"), stat(resumed, "func_count"));
-    vbmc_destroy(straight);
-    vbmc_destroy(resumed);
+    assert_resumes_bitwise(kClimb, 12);
 }
 
 /* A box around the mass: no locating stage; no verdict before the end. */
