@@ -85,15 +85,14 @@ void GradientClimb::move_last_proposal(const double* z) {
         std::memcpy(difference_points_.row(difference_next_ - 1), z, sizeof(double) * static_cast<size_t>(dim_));
 }
 
-bool GradientClimb::is_proposal(const double* z, const std::vector<double>& proposal) const {
-    return proposal.size() == static_cast<size_t>(dim_) &&
-           std::memcmp(proposal.data(), z, sizeof(double) * static_cast<size_t>(dim_)) == 0;
+bool GradientClimb::is_proposal(const double* z, const double* proposal) const {
+    return std::memcmp(proposal, z, sizeof(double) * static_cast<size_t>(dim_)) == 0;
 }
 
 ClimbPoint GradientClimb::tell(const double* z, double f) {
     if (!running()) return ClimbPoint::none;
     if (phase_ == Phase::line) {
-        if (!trial_out_ || !is_proposal(z, trial_)) return ClimbPoint::none;
+        if (!trial_out_ || !is_proposal(z, trial_.data())) return ClimbPoint::none;
         trial_out_ = false;
         count_evaluation();
         if (std::isfinite(f) && f > centre_value_ && f >= centre_value_ + kArmijo * step_ * slope_) {
@@ -107,7 +106,7 @@ ClimbPoint GradientClimb::tell(const double* z, double f) {
     }
     for (int d = 0; d < difference_next_; ++d) {
         const double* row = difference_points_.row(d);
-        if (!is_proposal(z, std::vector<double>(row, row + dim_)) || !std::isnan(difference_values_[static_cast<size_t>(d)]))
+        if (!is_proposal(z, row) || !std::isnan(difference_values_[static_cast<size_t>(d)]))
             continue;
         difference_values_[static_cast<size_t>(d)] = std::isfinite(f) ? f : INFINITY;  // INFINITY marks a failure
         count_evaluation();
@@ -200,10 +199,10 @@ void GradientClimb::accept_trial(const std::vector<double>& trial, double f) {
 
 void GradientClimb::forget(const double* z) {
     if (!running()) return;
-    bool mine = phase_ == Phase::line && trial_out_ && is_proposal(z, trial_);
+    bool mine = phase_ == Phase::line && trial_out_ && is_proposal(z, trial_.data());
     for (int d = 0; d < difference_next_ && !mine; ++d) {
         const double* row = difference_points_.row(d);
-        mine = is_proposal(z, std::vector<double>(row, row + dim_));
+        mine = is_proposal(z, row);
     }
     if (mine) stop_ = ClimbStop::abandoned;
 }
@@ -279,7 +278,7 @@ void GradientClimb::check_shapes() const {
                     inverse_hessian_.cols == dim_ && sized_or_empty(previous_centre_) &&
                     previous_centre_.size() == previous_gradient_.size() && difference_points_.rows == dim_ &&
                     difference_points_.cols == dim_ && sized(difference_values_) && sized_or_empty(direction_) &&
-                    sized_or_empty(trial_) && (phase_ == Phase::gradient || (sized(direction_) && sized(gradient_)));
+                    sized_or_empty(trial_) && (!trial_out_ || sized(trial_)) && (phase_ == Phase::gradient || (sized(direction_) && sized(gradient_)));
     if (!ok) throw_error(Code::format, "the gradient climb holds a point or matrix of the wrong dimension");
 }
 

@@ -62,6 +62,8 @@ public:
     // (the scaled identity before the first update).
     const Matrix& covariance() const { return inverse_hessian_; }
 
+    // The whole state, for checkpoints; read throws Error(format) on a truncated or inconsistent
+    // state (unknown stop or phase, a point or matrix of the wrong dimension).
     void write(Writer& out) const;
     static GradientClimb read(Reader& in);
 
@@ -73,7 +75,7 @@ private:
     void accept_trial(const std::vector<double>& trial, double f);
     void update_inverse_hessian(const std::vector<double>& new_gradient);
     void count_evaluation();
-    bool is_proposal(const double* z, const std::vector<double>& proposal) const;
+    bool is_proposal(const double* z, const double* proposal) const;
     void check_shapes() const;
 
     int dim_ = 0;

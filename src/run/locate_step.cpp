@@ -1,8 +1,9 @@
 // The locating stage: when the plausible box is far wider than the posterior's mass (the initial
 // design's log-joint values spread over more than option locate_spread), searches climb to the top
-// before the surrogate is asked to model it: a quasi-Newton climb on finite-difference gradients
-// (optim/gradient_climb.hpp) for exact values, then a derivative-free trust-region search
-// (optim/trust_region_search.hpp) that finishes the climb and measures the top's curvature.
+// before the surrogate is asked to model it: a derivative-free trust-region search
+// (optim/trust_region_search.hpp) that also measures the top's curvature, opened with option
+// locate_climb on and exact values by a quasi-Newton climb on finite-difference gradients
+// (optim/gradient_climb.hpp).
 // Their evaluations count against the budget and stay in the evaluation log.
 //
 // After the first search, the design points its top explains least (highest above the top's
