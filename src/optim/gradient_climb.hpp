@@ -1,14 +1,19 @@
 // Quasi-Newton ascent with forward-difference gradients, in ask-tell form (Nocedal & Wright 2006,
-// Numerical Optimization: the BFGS update of the inverse Hessian, eq. 6.17; forward differences,
-// section 8.1; backtracking to the Armijo condition, algorithm 3.1). It serves the locating
+// Numerical Optimization: the limited-memory BFGS estimate of the inverse Hessian,
+// optim/lbfgs_memory.hpp; forward differences,
+// section 8.1; a line maximisation by safeguarded interpolation, optim/line_search.hpp). It serves the locating
 // stage's long climbs along steep, curved ridges, where a quadratic model needs O(D^2) points
 // per step and the trust region creeps: its Hessian estimate builds up from one gradient per step.
 //
 // Each iteration asks for the D points of a gradient (all at once: they can be evaluated in
-// parallel), then for one trial point at a time along the quasi-Newton direction. The climb stops
+// parallel), then for one trial point at a time along the quasi-Newton direction: backtracking
+// until a step rises, then extrapolating or refining while that pays (a long curved ridge needs
+// steps far from the quasi-Newton one, and each gradient costs D evaluations). The climb stops
 // at the top, when no step along the direction gains anything (the precision of its gradients);
-// when it crawls, two accepted steps in a row each gaining less than crawl_gain (a flat ridge or
-// the top's neighbourhood, where the trust region's models do better); when a gradient cannot be
+// when it crawls, three accepted steps in a row each gaining less than crawl_gain while its
+// model promises less than that for the next (the top's neighbourhood, where the trust region's
+// models measure the covariance; a model promising more keeps it going through a slow stretch of
+// a curved ridge); when a gradient cannot be
 // formed (a failed or non-finite value); or when its budget is spent.
 #pragma once
 #include <cmath>
@@ -17,11 +22,14 @@
 
 #include "io/serial.hpp"
 #include "linalg/matrix.hpp"
+#include "optim/lbfgs_memory.hpp"
+#include "optim/line_search.hpp"
 
 namespace libvbmc {
 
 struct GradientClimbSettings {
-    // Two accepted steps in a row each gaining less than this: the climb crawls and stops.
+    // Three accepted steps in a row each gaining less than this, and a quasi-Newton model that
+    // promises less than this for the next: the climb crawls and stops.
     double crawl_gain = 1.0;
     int max_evaluations = 100;  // told values of its own proposals
 };
@@ -58,9 +66,9 @@ public:
     ClimbStop stop() const { return stop_; }
     bool running() const { return stop_ == ClimbStop::running; }
     int evaluations() const { return evaluations_; }
-    // The covariance of a Gaussian around the climb's point: the BFGS estimate of (-Hessian)^-1
-    // (the scaled identity before the first update).
-    const Matrix& covariance() const { return inverse_hessian_; }
+    // The covariance of a Gaussian around the climb's point: the L-BFGS estimate of
+    // (-Hessian)^-1 (the scaled identity before the first pair).
+    Matrix covariance() const { return memory_.matrix(); }
 
     // The whole state, for checkpoints; read throws Error(format) on a truncated or inconsistent
     // state (unknown stop or phase, a point or matrix of the wrong dimension).
@@ -72,6 +80,8 @@ private:
     void start_gradient();
     void finish_gradient();
     void start_line();
+    void set_direction();
+    void finish_line();
     void accept_trial(const std::vector<double>& trial, double f);
     void update_inverse_hessian(const std::vector<double>& new_gradient);
     void count_evaluation();
@@ -83,25 +93,26 @@ private:
     ClimbStop stop_ = ClimbStop::not_run;
     Phase phase_ = Phase::gradient;
     int evaluations_ = 0;
-    double previous_gain_ = INFINITY, last_gain_ = INFINITY;  // of the last two accepted steps
+    int small_steps_ = 0;  // accepted steps in a row that gained less than crawl_gain
     std::vector<double> centre_;        // the current point
     double centre_value_ = 0.0;
     std::vector<double> gradient_;      // at the centre (empty until formed)
-    Matrix inverse_hessian_;            // BFGS estimate of (-Hessian)^-1
-    bool hessian_updated_ = false;      // false while it is still the initial scaled identity
+    LbfgsMemory memory_;                // estimate of (-Hessian)^-1
     // The previous centre and its gradient, for the BFGS update once the new gradient is in.
     std::vector<double> previous_centre_, previous_gradient_;
     // The gradient's points: centre + step_d e_d, their values (NaN until told), the next to ask.
     Matrix difference_points_;
     std::vector<double> difference_values_;
     int difference_next_ = 0;
-    // The line search: direction, its slope g.d, the step factor tried, the trial out, backtracks.
+    // The line search: direction, its slope g.d, the search along it, the trial point out, the
+    // best trial so far (as evaluated), whether the direction was already retried along the gradient.
     std::vector<double> direction_;
     double slope_ = 0.0;
-    double step_ = 1.0;
+    LineSearch line_;
     std::vector<double> trial_;
     bool trial_out_ = false;
-    int backtracks_ = 0;
+    std::vector<double> best_trial_;
+    bool retried_ = false;
 };
 
 }  // namespace libvbmc

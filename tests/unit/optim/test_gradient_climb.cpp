@@ -1,5 +1,6 @@
 // The gradient climb: its finite-difference gradient points along the slope, it climbs a narrow
-// ill-conditioned bowl from far away and stops near the top, it stops on a failed gradient value,
+// ill-conditioned bowl from far away and stops near the top, it climbs a regression's curved
+// ridge with a scale parameter to its top, it stops on a failed gradient value,
 // an abandoned proposal or its budget, and a climb written and read back mid-way continues bitwise.
 #include "optim/gradient_climb.hpp"
 
@@ -84,6 +85,45 @@ static void test_climbs_a_narrow_bowl(void**) {
         assert_true(best > -0.1);
         Matrix l = climb.covariance();
         assert_true(cholesky_in_place(l));
+    }
+}
+
+// The log likelihood of a linear regression with n = 50 points in its coefficients b (D - 1 of
+// them, precision SDs 1e-3 to 1e-2 along a random rotation, times the residual scale) and the log
+// of its residual SD s: -n s - (r + (b - b*)^T P (b - b*)) e^{-2s} / 2 with r = 50, top at
+// (b*, 0) with value -25. Its curvature in b grows as e^{-2s} falls: a curved ridge.
+static Target regression(int n, Rng& rng, std::vector<double>& top) {
+    const int k = n - 1;
+    const Matrix rotation = random_rotation(k, rng);
+    std::vector<double> precision;
+    for (int i = 0; i < k; ++i) {
+        const double sd = 1e-3 * std::pow(10.0, static_cast<double>(i) / std::max(1, k - 1));
+        precision.push_back(1.0 / (sd * sd));
+    }
+    const Matrix p = with_spectrum(rotation, precision);
+    top.assign(static_cast<size_t>(n), 0.0);
+    for (int i = 0; i < k; ++i) top[static_cast<size_t>(i)] = 0.8 * rng.uniform() - 0.4;
+    return [p, top, k](const double* z) {
+        std::vector<double> d(static_cast<size_t>(k));
+        for (int i = 0; i < k; ++i) d[static_cast<size_t>(i)] = z[i] - top[static_cast<size_t>(i)];
+        const double squares = 50.0 + 2.0 * model_gain(std::vector<double>(d.size(), 0.0), p, d);
+        return -50.0 * z[k] - 0.5 * squares * std::exp(-2.0 * z[k]);
+    };
+}
+
+// From coefficients about a hundred SDs off and a residual SD e times too large, the climb
+// reaches the regression's top.
+static void test_climbs_a_regression_ridge(void**) {
+    for (int n : {3, 6}) {
+        Rng rng(static_cast<uint64_t>(40 + n));
+        std::vector<double> top;
+        const Target target = regression(n, rng, top);
+        std::vector<double> start(static_cast<size_t>(n), 0.0);
+        start.back() = 1.0;
+        GradientClimb climb(n, GradientClimbSettings{0.0, 3000}, start.data(), target(start.data()));
+        const double best = run_climb(climb, target, target(start.data()));
+        assert_true(target(start.data()) < -1e3);
+        assert_true(best > -25.0 - 0.1);
     }
 }
 
@@ -175,6 +215,7 @@ int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_first_step_follows_the_gradient),
         cmocka_unit_test(test_climbs_a_narrow_bowl),
+        cmocka_unit_test(test_climbs_a_regression_ridge),
         cmocka_unit_test(test_failed_value_stops_the_climb),
         cmocka_unit_test(test_forgotten_proposal_stops_the_climb),
         cmocka_unit_test(test_budget_stops_the_climb),
