@@ -521,7 +521,7 @@ int main(int argc, char **argv) {
     json_key(&line, "converged"); json_double(&line, run ? stat_or_nan(run, "converged") : NAN);
     /* The closing verdict and the locating stage (statistics of libvbmc 0.2; NaN before it). */
     static const char *const verdict[] = {"reliable", "loo_error", "mass_above_data", "mass_unexplored",
-                                          "best_value_gap", "locate_evals", "penalty_count"};
+                                          "best_value_gap", "box_excess", "locate_evals", "penalty_count"};
     for (size_t i = 0; i < sizeof verdict / sizeof verdict[0]; ++i) {
         json_key(&line, verdict[i]);
         json_double(&line, run ? stat_or_nan(run, verdict[i]) : NAN);

@@ -214,7 +214,9 @@ VBMC_API vbmc_status vbmc_pending_point(const vbmc *run, int i, double *x);
  * "loo_error" (median leave-one-out error of the surrogate at the high-density evaluations),
  * "mass_above_data" and "mass_unexplored" (fractions of the posterior lying where the surrogate
  * predicts log joints above every evaluation, or has seen none), "best_value_gap" (how far the
- * best evaluations rise above anything the posterior covers). "converged" is 1 only for a run
+ * best evaluations rise above anything the posterior covers), "box_excess" (how far the
+ * posterior's mean lies beyond the plausible box given, in widths of the box, in the transformed
+ * space; above 1 the result is unreliable). "converged" is 1 only for a run
  * that was stable and whose result is reliable; vbmc_result_message says why not.
  * The library's own time, in seconds, since this handle was created or loaded (not saved in
  * checkpoints; the host's time between calls is not counted): "time_<phase>" wall-clock and

@@ -35,8 +35,8 @@ const std::vector<OptionSpec> kTable = {
     {"component_scales", OptionType::text, "final", "Diagonal scale of the mixture components: none (one scale lambda shared by all, as PyVBMC), final (each component of the final boosted posterior has its own) or all (each has its own throughout the run)", 0, 0, "none|final|all"},
     {"locate", OptionType::text, "auto", "Before the surrogate's first fit, locate the posterior's mass with a trust-region search and re-centre the plausible box on it: auto (when the initial design's log joint spreads over more than locate_spread), on (always) or off", 0, 0, "auto|on|off"},
     {"locate_spread", OptionType::real, "5*D", "With locate = auto: the spread (maximum minus median) of the initial design's log-joint values above which the run locates the posterior's mass first", 0, kInf, nullptr},
-    {"locate_climb", OptionType::text, "off", "on: each search of the locating stage opens with a quasi-Newton climb on finite-difference gradients (exact values only), which reaches the top of steep, curved ridges in far fewer evaluations, but also settles on a local top more often (bench/RESULTS-real.md measures both); off: the trust region alone", 0, 0, "off|on"},
-    {"locate_max_fraction", OptionType::real, "0.5", "Largest fraction of max_fun_evals the locating stage may spend", 0, 1, nullptr},
+    {"locate_climb", OptionType::text, "on", "on: each search of the locating stage opens with a limited-memory quasi-Newton climb on finite-difference gradients when values are exact (it reaches the tops of steep, curved ridges in far fewer evaluations than the trust region; bench/RESULTS-real.md); off: the trust region alone", 0, 0, "off|on"},
+    {"locate_max_fraction", OptionType::real, "0.75", "Largest fraction of max_fun_evals the locating stage may spend (restarts begin only within the first half of it)", 0, 1, nullptr},
     {"search_acq_fcn", OptionType::text, "ivr", "Acquisition function(s): pro (prospective uncertainty sampling), us (vanilla uncertainty sampling) or ivr (integrated variance reduction of the ELBO); a comma-separated list is used in turn, one function per point of an iteration", 0, 0, "pro|us|ivr", true},
     {"seed", OptionType::integer, "0", "Seed of the run's random generator", 0, static_cast<double>(kExactIntegerMax), nullptr},
     {"max_pending", OptionType::integer, "1", "Maximum number of asked points awaiting a tell", 1, 1024, nullptr},
@@ -330,8 +330,8 @@ Settings Settings::resolve(const OptionValues& values, int dim) {
     s.component_scales = text("component_scales", "final");
     s.locate = text("locate", "auto");
     s.locate_spread = num("locate_spread", 5 * d);
-    s.locate_climb = text("locate_climb", "off") == "on";
-    s.locate_max_fraction = num("locate_max_fraction", 0.5);
+    s.locate_climb = text("locate_climb", "on") == "on";
+    s.locate_max_fraction = num("locate_max_fraction", 0.75);
     s.search_acq_fcn = text("search_acq_fcn", "ivr");
     s.seed = static_cast<unsigned long long>(num("seed", 0));
     s.max_pending = integer("max_pending", 1);

@@ -212,9 +212,18 @@ void Run::end_iteration() {
 // The surrogate's checks (run/reliability.hpp), and the run's own: the best told log joint may not
 // have risen by more than the locating tolerance, max(1, D/2) + 3 noise SDs, over the last
 // tol_stable_count evaluations (a run still climbing has not found the top of the posterior,
-// wherever its surrogate settled).
+// wherever its surrogate settled); and the posterior may lie at most kMaxBoxExcess plausible-box
+// widths beyond the box the user gave (see box_excess).
 ReliabilityCheck Run::check_result(const Gp& gp, const VariationalPosterior& vp, double elbo_sd) const {
     ReliabilityCheck check = check_reliability(gp, vp, elbo_sd, evals_.typical_noise_sd());
+    check.box_excess = box_excess(vp);
+    if (check.box_excess > kMaxBoxExcess) {
+        char line[320];
+        std::snprintf(line, sizeof line, "the posterior lies %.3g plausible-box widths beyond the box given (more than "
+                      "%.3g): the box does not bracket the mass, and the searches that start in it may have missed "
+                      "other modes beyond it", check.box_excess, kMaxBoxExcess);
+        check.problems.push_back(line);
+    }
     std::vector<double> told;
     for (int i = 0; i < evals_.size(); ++i) told.push_back(evals_[i].failed ? NAN : evals_[i].log_joint);
     const double rise = best_value_rise(told, settings_.tol_stable_count);
@@ -225,6 +234,27 @@ ReliabilityCheck Run::check_result(const Gp& gp, const VariationalPosterior& vp,
         check.problems.push_back(line);
     }
     return check;
+}
+
+// How far q's mean lies beyond the plausible box the user gave, in widths of that box, in the
+// coordinate where it lies furthest (0 inside it), measured in the transformed space of that box
+// (hard bounds mapped, no linear stage). The locating stage and VBMC's exploration start from
+// that box: where the mass lies far beyond it, nothing searched the region around the mass for
+// other modes (bench/real's hmm_drive: its prior box holds no start that climbs to the main mode,
+// three widths beyond it, and a secondary mode two widths beyond it looks like a clean result).
+double Run::box_excess(const VariationalPosterior& vp) const {
+    std::vector<double> mean_z(static_cast<size_t>(dim_), 0.0), mean_x(mean_z), z(mean_z), low(mean_z), high(mean_z);
+    for (int k = 0; k < vp.k; ++k)
+        for (int d = 0; d < dim_; ++d) mean_z[static_cast<size_t>(d)] += vp.w[static_cast<size_t>(k)] * vp.mu(k, d);
+    transform_.to_original(mean_z.data(), mean_x.data());
+    const ParameterTransform given = transform_.with_plausible_box(given_plb_x_.data(), given_pub_x_.data());
+    given.to_unbounded(mean_x.data(), z.data());
+    given.to_unbounded(given_plb_x_.data(), low.data());
+    given.to_unbounded(given_pub_x_.data(), high.data());
+    double excess = 0.0;
+    for (size_t d = 0; d < z.size(); ++d)
+        excess = std::max(excess, std::max(low[d] - z[d], z[d] - high[d]) / (high[d] - low[d]));
+    return excess;
 }
 
 // PyVBMC _setup_vbmc_after_warmup: accept the end of warm-up (or, on a false alarm, only trim)

@@ -14,10 +14,15 @@ void LocateState::write(Writer& out) const {
     search.write(out);
     out.ints(difference_points);
     out.ints(members);
+    out.i64(searches);
+    out.i64(first_search_evals);
+    out.i64(search_start);
+    out.boolean(restarted);
     out.u64(tops.size());
     for (const LocatedTop& top : tops) {
         out.i64(top.index);
         out.matrix(top.cov);
+        out.i64(top.reached);
     }
     out.ints(candidates);
     out.u64(probes.size());
@@ -42,19 +47,24 @@ LocateState LocateState::read(Reader& in, int dim, int n_evaluations) {
     s.search = TrustRegionSearch::read(in);
     s.difference_points = in.ints();
     s.members = in.ints();
+    s.searches = static_cast<int>(in.bounded(1, 64, "locating searches"));
+    s.first_search_evals = static_cast<int>(in.bounded(0, n_evaluations, "first search evaluations"));
+    s.search_start = static_cast<int>(in.bounded(0, n_evaluations, "search start"));
+    s.restarted = in.boolean();
     const int64_t n_tops = in.bounded(0, 64, "located top count");
     for (int64_t i = 0; i < n_tops; ++i) {
         LocatedTop top;
         top.index = index("located top");
         top.cov = in.matrix();
         if (top.cov.rows != dim || top.cov.cols != dim) throw_error(Code::format, "a located top has the wrong dimension");
+        top.reached = static_cast<int>(in.bounded(1, 64, "searches that reached a located top"));
         s.tops.push_back(top);
     }
     s.candidates = in.ints();
     const int64_t n_probes = in.bounded(0, 1 << 20, "valley probe count");
     for (int64_t i = 0; i < n_probes; ++i) {
         LocateProbe probe;
-        probe.candidate = index("valley probe candidate");
+        probe.candidate = static_cast<int>(in.bounded(LocateProbe::kRestart, n_evaluations - 1, "probe candidate"));
         probe.x = in.doubles();
         probe.evaluation = static_cast<int>(in.bounded(LocateProbe::kNotAsked, n_evaluations - 1, "valley probe state"));
         if (static_cast<int>(probe.x.size()) != dim) throw_error(Code::format, "a valley probe has the wrong dimension");

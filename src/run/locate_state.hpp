@@ -1,6 +1,6 @@
 // What the locating stage (run/locate_step.cpp) remembers between calls: the searches run and the
-// tops they found, the design points still to probe for a valley towards the best top, and the
-// probes out. Written to checkpoints as it stands.
+// tops they found (with how many searches reached each), the design points still to probe for a
+// valley towards the best top, and the probes out (valley probes and restart points). Written to checkpoints as it stands.
 #pragma once
 #include <cstdint>
 #include <vector>
@@ -17,11 +17,15 @@ namespace libvbmc {
 struct LocatedTop {
     int index = 0;
     Matrix cov;
+    int reached = 1;  // searches that reached it
 };
 
-// A valley probe: the design point it tests, the point (original space) and what became of it.
+// A probe: a point on the segment from a design point (candidate) to the best top, tested for a
+// valley, or a restart point (candidate kRestart) a new search will climb from; the point
+// (original space) and what became of it.
 struct LocateProbe {
     static constexpr int kNotAsked = -3, kOut = -2, kAbandoned = -1;
+    static constexpr int kRestart = -1;
     int candidate = 0;
     std::vector<double> x;
     int evaluation = kNotAsked;  // the evaluation told for it, or one of the states above
@@ -36,6 +40,10 @@ struct LocateState {
     TrustRegionSearch search;          // the current search's trust region, once the climb has stopped
     std::vector<int> difference_points;  // evaluations the climbs spent on gradients, increasing
     std::vector<int> members;          // evaluations the current search climbs from (empty: all)
+    int searches = 0;                  // searches started
+    int first_search_evals = 0;        // evaluations the first search spent (set when the second starts)
+    int search_start = 0;              // `spent` when the current search started
+    bool restarted = false;            // the current search climbs from a restart point
     std::vector<LocatedTop> tops;
     std::vector<int> candidates;       // design points still to probe, best first
     std::vector<LocateProbe> probes;   // probes of the candidates under test, in segment order
@@ -43,12 +51,6 @@ struct LocateState {
     std::vector<double> located_x;     // the centre chosen at the end (original space), or empty
 
     bool active() const { return phase == Phase::searching || phase == Phase::probing; }
-    // The stage ended on its budget while its last search was still climbing (neither located a
-    // maximum nor stalled): the top it found need not be the posterior's.
-    bool cut_short() const {
-        return phase == Phase::done &&
-               (search.stop() == TrustRegionStop::running || search.stop() == TrustRegionStop::max_evaluations);
-    }
     void write(Writer& out) const;
     // Checks every evaluation index against n_evaluations.
     static LocateState read(Reader& in, int dim, int n_evaluations);

@@ -1,21 +1,32 @@
 // The locating stage: when the plausible box is far wider than the posterior's mass (the initial
 // design's log-joint values spread over more than option locate_spread), searches climb to the top
-// before the surrogate is asked to model it: a derivative-free trust-region search
-// (optim/trust_region_search.hpp) that also measures the top's curvature, opened with option
-// locate_climb on and exact values by a quasi-Newton climb on finite-difference gradients
-// (optim/gradient_climb.hpp).
-// Their evaluations count against the budget and stay in the evaluation log.
+// before the surrogate is asked to model it. A search opens, with option locate_climb on and
+// exact values, with a limited-memory quasi-Newton climb on finite-difference gradients
+// (optim/gradient_climb.hpp), which follows long curved ridges; a derivative-free trust-region
+// search with quadratic models (optim/trust_region_search.hpp) takes over near the top (or alone,
+// for noisy values) and measures the top's curvature. The searches compare told values, penalties
+// included (the penalty rule protects the surrogate, not the search). Their evaluations count
+// against the budget and stay in the evaluation log.
 //
 // After the first search, the design points its top explains least (highest above the top's
 // Gaussian tail) are probed for a valley on the segment between them and the top (a hill-valley
 // test, Ursem 1999, with a few points inside the segment); the first segment with a valley starts
 // a second search from its best point before the valley, so that a mode the first search missed
-// is climbed too. Then the plausible box, the transform's centring and the search box are
-// re-centred: the best top +- kLocatedBoxSds SDs of its covariance, widened to cover the other top
-// when it is about as high; training points far below the top are dropped as at a false-alarm end
-// of warm-up, and so are the climbs' difference points (clusters of D + 1 points 1e-6 apart, which
-// tell the surrogate nothing about the posterior's shape and threw its hyperparameters off on a
-// real posterior, arK, seed 2: LML error 54.7 with them, 0.025 without).
+// is climbed too. A search can still settle on a local top that no design point contradicts (the
+// ODE posterior of bench/real, whose prior box splits about evenly between the basins of its
+// maximum and of a top 45 below it), so the stage restarts as multistart methods do: while the
+// best top has been reached by one search only (or lies far beyond the plausible box, which is
+// then no guide to where other modes lie) and the budget leaves room, a new search climbs from a
+// point drawn uniformly in the box, modelling only its own points; a search that comes within
+// reach of a known top ends there and counts as reaching it, and a later search may spend no more
+// than the first did.
+//
+// Then the plausible box, the transform's centring and the search box are re-centred: the best
+// top +- kLocatedBoxSds SDs of its covariance, widened to cover the other tops about as high;
+// training points far below the top are dropped as at a false-alarm end of warm-up, and so are the
+// climbs' difference points (clusters of D + 1 points 1e-6 apart, which tell the surrogate nothing
+// about the posterior's shape and threw its hyperparameters off on a real posterior, arK, seed 2:
+// LML error 54.7 with them, 0.025 without).
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -32,10 +43,19 @@ constexpr double kLocateInitialRadius = 0.1;   // trust radius, in plausible-box
 constexpr double kLocatedBoxSds = 2.0;         // half-width of the re-centred plausible box, in SDs
 constexpr int kValleyProbes = 3;               // design points probed for a valley towards the top
 constexpr int kProbesPerSegment = 3;           // probes along each of their segments
-constexpr int kMaxSearches = 2;                // the first search and one from across a valley
-// A climb gaining less than one log-density unit per step twice in a row hands over to the trust
-// region (measured on the real posteriors: a threshold of 4 left more runs on local tops of the
-// ODE model, no threshold let a crawling climb spend the whole stage).
+constexpr int kMaxSearches = 4;                // searches of one stage at most
+constexpr int kMinSearchBudgetPerDim = 5;      // a restart needs 5 (D + 1) evaluations of budget left
+// A restart starts only while the stage has spent at most this share of its budget: the first
+// search may need most of the stage to reach a far top; restarts are insurance against local
+// tops, bought with budget that VBMC's own exploration also uses (measured on the real
+// posteriors: the ODE model's local tops need two or three searches).
+constexpr double kRestartShare = 0.5;
+// A search reaches a known top when its best point is within the tolerance of the top's value and
+// within 2 SDs of it (root mean square over the coordinates, the top's covariance).
+constexpr double kReachSds = 2.0;
+// A climb gaining less than one log-density unit per step three times in a row, with a model that
+// promises no more, hands over to the trust region (optim/gradient_climb.hpp; measured on the real
+// posteriors: a threshold of max(1, D/2) stopped the regressions' climbs half-way up their ridges).
 constexpr double kClimbCrawlGain = 1.0;
 }  // namespace
 
@@ -56,21 +76,35 @@ bool Run::locate_due(std::string& reason) const {
 // about D/2 below it); widened by three times the typical noise SD told.
 double Run::locate_tolerance() const { return std::max(1.0, 0.5 * dim_) + 3.0 * evals_.typical_noise_sd(); }
 
+// A later search (a restart or one from across a valley) may spend as many evaluations as the
+// first needed to reach its top, at least kMinSearchBudgetPerDim (D + 1): one still climbing
+// after that is on a lower, longer hill (measured on the real posteriors: a second search of
+// low_dim_gauss_mix climbed a ridge 170 below the top for 115 evaluations).
+bool Run::search_spent() const {
+    return locate_.searches > 1 && locate_.spent - locate_.search_start >= search_evals_allowed();
+}
+
+int Run::search_evals_allowed() const {
+    return std::max(locate_.first_search_evals, kMinSearchBudgetPerDim * (dim_ + 1));
+}
+
 int Run::locate_budget_left() const {
     return static_cast<int>(settings_.locate_max_fraction * settings_.max_fun_evals) - locate_.spent;
 }
 
-// With option locate_climb on, a search opens with a gradient climb from its centre when the
-// values are exact (finite differences of noisy values point nowhere); the trust region takes over
-// when the climb stops. Off by default: on the real posteriors it found the tops of arK and arma11
-// that the trust region crept towards, but it settled hmm_drive seeds 2-3 on a secondary top that
-// the runs without it left in time (bench/RESULTS-real.md).
+// With option locate_climb on (the default), a search opens with a gradient climb from its centre
+// when the values are exact (finite differences of noisy values point nowhere); the trust region
+// takes over when the climb stops (bench/RESULTS-real.md measures both).
 void Run::start_search(std::vector<int> members) {
+    if (locate_.searches == 1) locate_.first_search_evals = locate_.spent;
+    locate_.search_start = locate_.spent;
     const int budget = std::max(1, locate_budget_left());
     const TrustRegionSettings ts{kLocateInitialRadius, 10.0, locate_tolerance(), budget, evals_.typical_noise_sd()};
     locate_.search = TrustRegionSearch(dim_, ts);
     locate_.members = std::move(members);
     locate_.phase = LocateState::Phase::searching;
+    locate_.restarted = false;
+    ++locate_.searches;
     locate_.climb = GradientClimb();
     const int centre = search_centre();
     if (settings_.locate_climb && evals_.typical_noise_sd() == 0.0 && centre >= 0)
@@ -97,9 +131,10 @@ int Run::search_centre() const {
     return best;
 }
 
-// Every training point but the climb's difference points (which crowd a few points into a tiny
-// ball and leave the quadratic fit without spread) shapes the search's model; its centre is its
-// own best point.
+// The design and the search's own points, but not the climb's difference points (which crowd a
+// few points into a tiny ball and leave the quadratic fit without spread), shape the search's
+// model; its centre is its own best point. A restart leaves the earlier searches' points out: they
+// would pull its model to the top already found, which the restart is there to test.
 std::vector<double> Run::next_locate_point() {
     if (locate_.phase == LocateState::Phase::probing) return next_valley_probe();
     if (locate_.climb.running()) {
@@ -113,14 +148,17 @@ std::vector<double> Run::next_locate_point() {
     const int centre = search_centre();
     Matrix z(0, dim_);
     std::vector<double> y;
-    int centre_row = 0;
     const std::vector<int>& skipped = locate_.difference_points;  // increasing
+    const std::vector<int>& own = locate_.members;                // increasing
     for (int i : evals_.training_index()) {
-        if (i != centre && std::binary_search(skipped.begin(), skipped.end(), i)) continue;
-        if (i == centre) centre_row = z.rows;
+        if (i == centre || std::binary_search(skipped.begin(), skipped.end(), i)) continue;
+        if (locate_.restarted && i >= locate_.first_evaluation && !std::binary_search(own.begin(), own.end(), i)) continue;
         z.append_row(evals_[i].z.data(), dim_);
         y.push_back(evals_[i].log_joint_z());
     }
+    const int centre_row = z.rows;  // the centre always, though a restart's may lie below the penalty cut
+    z.append_row(evals_[centre].z.data(), dim_);
+    y.push_back(evals_[centre].log_joint_z());
     std::vector<double> point = locate_.search.propose(z, y, centre_row, rng_);
     if (point.empty()) throw_error(Code::internal, "the locating search proposed no point while running");
     std::vector<double> x = round_trip(point);
@@ -178,15 +216,23 @@ void Run::locate_after_tell(int index) {
     const auto probe = std::find_if(locate_.probes.begin(), locate_.probes.end(), [&](const LocateProbe& p) {
         return p.evaluation == LocateProbe::kOut && p.x == e.x;
     });
-    if (probe != locate_.probes.end()) {
+    if (probe != locate_.probes.end() && probe->candidate == LocateProbe::kRestart) {
+        locate_.probes.erase(probe);
+        if (e.failed) {  // a penalty (far below the top found) is a fine place to climb from
+            restart_or_finish();
+        } else {
+            start_search({index});
+            locate_.restarted = true;
+        }
+    } else if (probe != locate_.probes.end()) {
         probe->evaluation = index;
         judge_segment(probe->candidate);
     } else if (locate_.phase == LocateState::Phase::searching) {
-        const double value = evals_.is_data_when_told(index) ? e.log_joint_z() : NAN;
+        const double value = e.failed ? NAN : e.log_joint_z();  // penalties too: the searches only compare values
         if (tell_climb(e.z.data(), value) == ClimbPoint::difference) locate_.difference_points.push_back(index);
         locate_.search.tell(e.z.data(), value);
         if (!locate_.members.empty()) locate_.members.push_back(index);
-        if (locate_.search.stop() != TrustRegionStop::running) end_search();
+        if (locate_.search.stop() != TrustRegionStop::running || reached_top(search_centre()) >= 0 || search_spent()) end_search();
     }
     if (locate_.active() && locate_budget_left() <= 0) finish_locating();
     else if (locate_.active() && locate_.spent % settings_.fun_evals_per_iter == 0) log_locate_row();
@@ -205,13 +251,33 @@ ClimbPoint Run::tell_climb(const double* z, double value) {
     return mine;
 }
 
-// The best point of the current search, with its covariance, is a top: the trust region's, or
-// the climb's when the stage ended before the trust region took over.
-int Run::keep_search_top() {
+// The best point of the current search is a known top it reached (counted once more; returns
+// false), or a new top with the search's covariance of it: the trust region's, or the climb's
+// when the stage ended before the trust region took over.
+bool Run::settle_search() {
     const int best = search_centre();
+    const int known = reached_top(best);
+    if (known >= 0) {
+        ++locate_.tops[static_cast<size_t>(known)].reached;
+        return false;
+    }
     const bool from_climb = !locate_.search.has_model() && locate_.climb.stop() != ClimbStop::not_run;
     locate_.tops.push_back({best, from_climb ? locate_.climb.covariance() : locate_.search.covariance()});
-    return best;
+    return true;
+}
+
+// The known top the evaluation `point` has reached (see kReachSds), or -1.
+int Run::reached_top(int point) const {
+    if (point < 0) return -1;
+    const Evaluation& e = evals_[point];
+    for (size_t k = 0; k < locate_.tops.size(); ++k) {
+        const LocatedTop& top = locate_.tops[k];
+        const double top_value = evals_[top.index].log_joint_z();
+        const double mahalanobis2 = 2.0 * (top_value - gaussian_tail(top, e.z));
+        if (std::fabs(e.log_joint_z() - top_value) <= locate_tolerance() && mahalanobis2 <= kReachSds * kReachSds * dim_)
+            return static_cast<int>(k);
+    }
+    return -1;
 }
 
 // An abandoned point of the stage: a probe is dropped (the stage ends when it was the last thing
@@ -220,6 +286,11 @@ void Run::abandon_locate_point(const double* x) {
     const auto probe = std::find_if(locate_.probes.begin(), locate_.probes.end(), [&](const LocateProbe& p) {
         return p.evaluation == LocateProbe::kOut && std::equal(p.x.begin(), p.x.end(), x);
     });
+    if (probe != locate_.probes.end() && probe->candidate == LocateProbe::kRestart) {
+        locate_.probes.erase(probe);
+        restart_or_finish();
+        return;
+    }
     if (probe != locate_.probes.end()) {
         probe->evaluation = LocateProbe::kAbandoned;
         judge_segment(probe->candidate);
@@ -235,10 +306,11 @@ void Run::abandon_locate_point(const double* x) {
 // candidates are the design points the top explains least: those highest above its Gaussian
 // tail, f(top) - 1/2 (z - z_top)^T cov^{-1} (z - z_top), by more than the tolerance.
 void Run::end_search() {
-    const int best = keep_search_top();
+    const int best = search_centre();
+    const bool new_top = settle_search();
     locate_.phase = LocateState::Phase::probing;
     locate_.candidates.clear();
-    if (static_cast<int>(locate_.tops.size()) < kMaxSearches) {
+    if (new_top && locate_.searches == 1) {
         std::vector<std::pair<double, int>> excess;
         for (int i : evals_.training_index()) {
             if (i >= locate_.first_evaluation || i == best) continue;
@@ -249,7 +321,50 @@ void Run::end_search() {
         for (size_t k = 0; k < excess.size() && k < static_cast<size_t>(kValleyProbes); ++k)
             locate_.candidates.push_back(excess[k].second);
     }
-    if (locate_.candidates.empty()) finish_locating();
+    if (locate_.candidates.empty()) restart_or_finish();
+}
+
+// Multistart: while the best top has been reached by one search only, or lies more than
+// kMaxBoxExcess box widths beyond the plausible box (which then is no guide to where other modes
+// lie), fewer than kMaxSearches searches ran and the budget leaves room for another, a new search
+// climbs from a point drawn uniformly in the plausible box, widened on every side by as much as
+// the top lies beyond it (asked first); otherwise the stage ends.
+void Run::restart_or_finish() {
+    const double stage_budget = settings_.locate_max_fraction * settings_.max_fun_evals;
+    const bool room = locate_budget_left() >= kMinSearchBudgetPerDim * (dim_ + 1) && locate_.spent <= kRestartShare * stage_budget;
+    const double excess = top_excess();
+    if ((best_top().reached >= 2 && excess <= kMaxBoxExcess) || locate_.searches >= kMaxSearches || !room) {
+        finish_locating();
+        return;
+    }
+    char line[320];
+    if (excess > kMaxBoxExcess)
+        std::snprintf(line, sizeof line, "The best top so far (log joint %.6g) lies %.3g box widths beyond the plausible box: "
+                      "search %d climbs from a point drawn in the box widened by that much on every side.",
+                      evals_[best_top().index].log_joint, excess, locate_.searches + 1);
+    else
+        std::snprintf(line, sizeof line, "The best top so far (log joint %.6g) was reached by one search only: search %d "
+                      "climbs from a point drawn in the plausible box.", evals_[best_top().index].log_joint, locate_.searches + 1);
+    log(kLogInfo, line);
+    std::vector<double> z(static_cast<size_t>(dim_)), x(z);
+    for (int d = 0; d < dim_; ++d) {
+        const size_t u = static_cast<size_t>(d);
+        const double width = pub_z_[u] - plb_z_[u];
+        z[u] = plb_z_[u] - excess * width + rng_.uniform() * (1.0 + 2.0 * excess) * width;
+    }
+    transform_.to_original(z.data(), x.data());
+    locate_.probes.push_back({LocateProbe::kRestart, x});
+}
+
+// How far the best top lies beyond the plausible box (transformed space, widths of the box, in
+// the coordinate where it lies furthest; 0 inside it). The stage runs before any re-centring, so
+// the box is the one given.
+double Run::top_excess() const {
+    const std::vector<double>& z = evals_[best_top().index].z;
+    double excess = 0.0;
+    for (size_t d = 0; d < z.size(); ++d)
+        excess = std::max(excess, std::max(plb_z_[d] - z[d], z[d] - pub_z_[d]) / (pub_z_[d] - plb_z_[d]));
+    return excess;
 }
 
 // f(top) - 1/2 (z - z_top)^T cov^{-1} (z - z_top): the top's value extrapolated as a Gaussian.
@@ -287,7 +402,7 @@ void Run::judge_segment(int candidate) {
         locate_.candidates.clear();
         start_search({start});
     } else if (locate_.candidates.empty() && locate_.probes.empty()) {
-        finish_locating();
+        restart_or_finish();
     }
 }
 
@@ -315,16 +430,20 @@ int Run::valley_start(const std::vector<int>& points) const {
     return points[static_cast<size_t>(best)];
 }
 
+// The stage ends; when the budget ran out while the search that found the best top was still
+// climbing (it had neither located a maximum nor reached a known top), that top need not be the
+// posterior's, and the log warns.
 void Run::finish_locating() {
-    if (locate_.phase == LocateState::Phase::searching) keep_search_top();  // the budget ran out
+    bool cut_short = locate_.search.stop() == TrustRegionStop::max_evaluations;
+    if (locate_.phase == LocateState::Phase::searching) cut_short = settle_search();
+    cut_short = cut_short && best_top().index == locate_.tops.back().index;
     locate_.phase = LocateState::Phase::done;
     log_locate_row();
-    const LocatedTop& top = best_top();
     char line[256];
-    std::snprintf(line, sizeof line, "The locating stage ends after %d evaluations and %d search%s: maximum log joint %.6g%s.",
-                  locate_.spent, static_cast<int>(locate_.tops.size()), locate_.tops.size() == 1 ? "" : "es",
-                  evals_[top.index].log_joint, locate_.cut_short() ? ", its search still climbing" : "");
-    log(locate_.cut_short() ? kLogWarn : kLogInfo, line);
+    std::snprintf(line, sizeof line, "The locating stage ends after %d evaluations, %d search%s and %d top%s: maximum log joint %.6g%s.",
+                  locate_.spent, locate_.searches, locate_.searches == 1 ? "" : "es", static_cast<int>(locate_.tops.size()),
+                  locate_.tops.size() == 1 ? "" : "s", evals_[best_top().index].log_joint, cut_short ? ", its search still climbing" : "");
+    log(cut_short ? kLogWarn : kLogInfo, line);
     recentre_on_tops();
 }
 

@@ -82,6 +82,7 @@ void ReliabilityCheck::write(Writer& out) const {
     out.f64(mass_unexplored);
     out.f64(best_value_gap);
     out.f64(elbo_sd);
+    out.f64(box_excess);
     out.u64(problems.size());
     for (const std::string& p : problems) out.text(p);
 }
@@ -93,6 +94,7 @@ ReliabilityCheck ReliabilityCheck::read(Reader& in) {
     c.mass_unexplored = in.f64();
     c.best_value_gap = in.f64();
     c.elbo_sd = in.f64();
+    c.box_excess = in.f64();
     const int64_t n = in.bounded(0, 16, "reliability problem count");
     for (int64_t i = 0; i < n; ++i) c.problems.push_back(in.text());
     return c;

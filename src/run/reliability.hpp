@@ -14,6 +14,8 @@ namespace libvbmc {
 
 // The largest ELBO SD of a result the library stands behind.
 constexpr double kMaxReliableElboSd = 1.0;
+// The furthest q's mean may lie beyond the plausible box given, in widths of the box.
+constexpr double kMaxBoxExcess = 1.0;
 
 struct ReliabilityCheck {
     double loo_error = 0.0;        // median |leave-one-out error| of the surrogate at the high-density points
@@ -21,6 +23,7 @@ struct ReliabilityCheck {
     double mass_unexplored = 0.0;  // q's mass where the surrogate is about as uncertain as its prior
     double best_value_gap = 0.0;   // best training mean minus the highest surrogate mean over q's draws
     double elbo_sd = 0.0;
+    double box_excess = 0.0;       // q's mean beyond the plausible box given, in box widths (set by the run)
     std::vector<std::string> problems;  // one sentence per failed check
 
     bool reliable() const { return problems.empty(); }

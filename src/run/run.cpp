@@ -40,6 +40,8 @@ Run::Run(int dim, const double* x0, const double* lb, const double* ub, const do
     transform_ = ParameterTransform(dim, lower.data(), upper.data(), plb, pub, kind);
     plb_x_.assign(plb, plb + dim);
     pub_x_.assign(pub, pub + dim);
+    given_plb_x_ = plb_x_;
+    given_pub_x_ = pub_x_;
     plb_z_.resize(static_cast<size_t>(dim));
     pub_z_.resize(static_cast<size_t>(dim));
     transform_.to_unbounded(plb, plb_z_.data());
@@ -305,6 +307,7 @@ double Run::stat(const std::string& name) const {
     if (name == "mass_above_data") return has_verdict_ ? reliability_.mass_above_data : NAN;
     if (name == "mass_unexplored") return has_verdict_ ? reliability_.mass_unexplored : NAN;
     if (name == "best_value_gap") return has_verdict_ ? reliability_.best_value_gap : NAN;
+    if (name == "box_excess") return has_verdict_ ? reliability_.box_excess : NAN;
     if (name == "locating") return locate_.active() ? 1 : 0;
     if (name == "locate_evals") return locate_.spent;
     double seconds = 0.0;

@@ -97,6 +97,9 @@ private:
     bool locate_due(std::string& reason) const;
     double locate_tolerance() const;
     int locate_budget_left() const;
+    bool search_spent() const;
+    int search_evals_allowed() const;
+    double top_excess() const;
     void start_locating(const std::string& reason);
     void start_search(std::vector<int> members);
     int search_centre() const;
@@ -107,8 +110,10 @@ private:
     const LocatedTop& best_top() const;
     void locate_after_tell(int index);
     void abandon_locate_point(const double* x);
-    int keep_search_top();
+    bool settle_search();
+    int reached_top(int point) const;
     void end_search();
+    void restart_or_finish();
     double gaussian_tail(const LocatedTop& top, const std::vector<double>& z) const;
     void judge_segment(int candidate);
     int valley_start(const std::vector<int>& points) const;
@@ -117,6 +122,7 @@ private:
     void log_locate_row() const;
     // The reliability checks of a result, with the run's own still-climbing check (run/iteration.cpp).
     ReliabilityCheck check_result(const Gp& gp, const VariationalPosterior& vp, double elbo_sd) const;
+    double box_excess(const VariationalPosterior& vp) const;
 
     // Fixed at creation.
     int dim_ = 0;
@@ -125,7 +131,8 @@ private:
     ParameterTransform transform_;
     std::vector<double> plb_z_, pub_z_;  // plausible box in the transformed space
     std::vector<double> lb_z_, ub_z_;    // hard bounds in the transformed space (infinite)
-    std::vector<double> plb_x_, pub_x_;  // plausible box as given (original space)
+    std::vector<double> plb_x_, pub_x_;  // plausible box (original space; the locating stage re-centres it)
+    std::vector<double> given_plb_x_, given_pub_x_;  // the plausible box as the user gave it
 
     // Evolving state (all written to checkpoints).
     Rng rng_;

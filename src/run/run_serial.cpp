@@ -14,6 +14,8 @@ void Run::write(Writer& out) const {
     transform_.write(out);
     out.doubles(plb_x_);
     out.doubles(pub_x_);
+    out.doubles(given_plb_x_);
+    out.doubles(given_pub_x_);
     out.doubles(plb_z_);
     out.doubles(pub_z_);
     out.doubles(lb_search_);
@@ -65,8 +67,10 @@ Run Run::read(Reader& in) {
     if (run.transform_.dim() != dim) throw_error(Code::format, "the transform's dimension differs from the run's");
     run.plb_x_ = in.doubles();
     run.pub_x_ = in.doubles();
-    if (static_cast<int>(run.plb_x_.size()) != dim || static_cast<int>(run.pub_x_.size()) != dim)
-        throw_error(Code::format, "the plausible box has the wrong dimension");
+    run.given_plb_x_ = in.doubles();
+    run.given_pub_x_ = in.doubles();
+    for (const std::vector<double>* box : {&run.plb_x_, &run.pub_x_, &run.given_plb_x_, &run.given_pub_x_})
+        if (static_cast<int>(box->size()) != dim) throw_error(Code::format, "the plausible box has the wrong dimension");
     run.plb_z_ = in.doubles();
     run.pub_z_ = in.doubles();
     run.lb_search_ = in.doubles();

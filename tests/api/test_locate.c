@@ -1,6 +1,7 @@
 /* The locating stage through the public API: a narrow Gaussian inside a plausible box 10^4 times
  * wider is found and fitted (the run converges with the right evidence and mean), a far, dominant
- * second mode is found from a start in the minor one, a run that ends still climbing is not
+ * second mode is found from a start in the minor one, a restart leaves a local top, mass far
+ * beyond the box given is no reliable result, a run that ends still climbing is not
  * reliable, a checkpoint taken while locating resumes bitwise, a good box skips the stage,
  * the closing verdict is readable with vbmc_result_message, and the optional gradient climb takes
  * exact values only. */
@@ -45,6 +46,17 @@ static double far_dominant_mode(const double *x) {
     const double a = log(0.05) - 0.5 * q_minor, b = log(0.95) - 0.5 * q_major;
     const double top = a > b ? a : b;
     return log_norm + top + log(exp(a - top) + exp(b - top));
+}
+
+/* A hill over most of the plane, top (-2, 0) at 0 (SD 1), and a narrow peak 20 higher at
+ * (3.5, 3.5) (SD 0.3) whose basin holds a few percent of the box: a search from the design's best
+ * point settles on the hill's top. Not normalised. */
+static double hill_and_narrow_peak(const double *x) {
+    const double hill = -0.5 * ((x[0] + 2.0) * (x[0] + 2.0) + x[1] * x[1]);
+    const double dx = (x[0] - 3.5) / 0.3, dy = (x[1] - 3.5) / 0.3;
+    const double peak = 20.0 - 0.5 * (dx * dx + dy * dy);
+    const double top = hill > peak ? hill : peak;
+    return top + log(exp(hill - top) + exp(peak - top));
 }
 
 /* A quiet, seeded run in the box [-5, 5]^dim; `options` holds further name, value pairs, then NULL. */
@@ -122,6 +134,61 @@ static void test_a_far_dominant_second_mode_is_found(void **state) {
     assert_close(elbo, log(0.95), 0.5);
     assert_close(mean[0], 3.0, 0.2);
     assert_close(mean[1], -2.0, 0.2);
+    vbmc_post_destroy(post);
+    vbmc_destroy(run);
+}
+
+/* Counts logged lines that announce a restart of the locating stage. */
+static void count_restart_lines(void *userdata, int level, const char *line) {
+    (void)level;
+    if (strstr(line, "climbs from a point drawn in the plausible box")) ++*(int *)userdata;
+}
+
+/* The first search settles on the broad hill's top; a restart from a point drawn in the box
+ * finds the narrow peak 20 higher, and the stage ends on it. */
+static void test_a_restart_leaves_a_local_top(void **state) {
+    (void)state;
+    static const char *const kOptions[] = {"display", "iter", "locate", "on", NULL};
+    vbmc *run = wide_box_run(2, kOptions);
+    int restarts = 0;
+    assert_int_equal(vbmc_set_logger(run, count_restart_lines, &restarts), VBMC_OK);
+    double x[2], best = -INFINITY;
+    int located = 0;
+    while (vbmc_ask(run, x) == VBMC_OK) {
+        const double value = hill_and_narrow_peak(x);
+        if (value > best) best = value;
+        assert_int_equal(vbmc_tell(run, x, value, 0.0), VBMC_OK);
+        if (stat(run, "locating") == 1) located = 1;
+        else if (located) break;
+    }
+    assert_true(located);
+    assert_true(restarts >= 1);
+    assert_true(best > 19.0);
+    vbmc_destroy(run);
+}
+
+/* A Gaussian (SD 1) centred 2.5 widths of the plausible box [-5, 5]^2 beyond it: the stage finds
+ * it and VBMC fits it, but the box given does not bracket the mass, so the result is reported as
+ * unreliable (and not converged), saying why. */
+static double far_beyond_the_box(const double *x) {
+    const double dx = x[0] - 30.0, dy = x[1] - 30.0;
+    return -0.5 * (dx * dx + dy * dy) - 1.8378770664093453;
+}
+
+static void test_mass_far_beyond_the_box_is_no_reliable_result(void **state) {
+    (void)state;
+    vbmc *run = finish(wide_box_run(2, NULL), far_beyond_the_box, 0);
+    assert_true(stat(run, "locate_evals") > 0);
+    assert_true(stat(run, "box_excess") > 2.0);
+    assert_int_equal(stat(run, "reliable"), 0);
+    assert_int_equal(stat(run, "converged"), 0);
+    assert_message_mentions(vbmc_result_message(run), "plausible-box widths beyond the box given");
+    vbmc_post *post = NULL;
+    double mean[2];
+    assert_int_equal(vbmc_posterior(run, &post), VBMC_OK);
+    assert_int_equal(vbmc_post_moments(post, mean, NULL), VBMC_OK);
+    assert_close(mean[0], 30.0, 0.2);
+    assert_close(mean[1], 30.0, 0.2);
     vbmc_post_destroy(post);
     vbmc_destroy(run);
 }
@@ -230,6 +297,8 @@ int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_narrow_gaussian_in_a_box_ten_thousand_times_wider),
         cmocka_unit_test(test_a_far_dominant_second_mode_is_found),
+        cmocka_unit_test(test_a_restart_leaves_a_local_top),
+        cmocka_unit_test(test_mass_far_beyond_the_box_is_no_reliable_result),
         cmocka_unit_test(test_a_run_still_climbing_is_no_reliable_result),
         cmocka_unit_test(test_checkpoint_while_locating_resumes_bitwise),
         cmocka_unit_test(test_checkpoint_while_climbing_resumes_bitwise),
