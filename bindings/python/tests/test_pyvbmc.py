@@ -8,6 +8,7 @@ import warnings
 import numpy as np
 
 from vbmc import VBMC, VariationalPosterior
+from vbmc.formatting import format_dict
 
 PLOT_DIR = os.environ.get("VBMC_PLOT_DIR") or tempfile.mkdtemp()
 D = 2
@@ -56,6 +57,7 @@ class Banana(unittest.TestCase):
                     "convergence_status", "components", "r_index", "problem_type"):
             self.assertIn(key, self.results)
         self.assertIsInstance(self.results["success_flag"], bool)
+        self.assertIn("'elbo': %r," % self.results["elbo"], format_dict(self.results))
         self.assertEqual(self.results["problem_type"], "unconstrained")
 
     def test_sample_gives_draws_and_components(self):
