@@ -52,6 +52,12 @@ classdef VBMCPosterior < handle
       lp = vbmc_mex('post_log_pdf', obj.id, X);
     end
 
+    function s = saveobj(obj)
+      % MATLAB's save stores the snapshot's bytes (Octave cannot save classdef objects: use
+      % post.save(path), or the vp struct that vbmc returns).
+      s = struct('bytes', obj.bytes());
+    end
+
     function data = bytes(obj)
       path = [tempname() '.vbmcpost'];
       vbmc_mex('post_save', obj.id, path);
@@ -73,6 +79,10 @@ classdef VBMCPosterior < handle
   methods (Static)
     function obj = load(path)
       obj = VBMCPosterior(vbmc_mex('post_load', path));
+    end
+
+    function obj = loadobj(s)
+      obj = VBMCPosterior.from_bytes(s.bytes);
     end
 
     function obj = from_bytes(data)

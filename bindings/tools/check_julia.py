@@ -161,11 +161,12 @@ def main():
     if project is not None:
         problems += extension_problems(project)
     for source in sources:
-        clashing = sorted(set(exported_names(open(source, encoding="utf-8").read())) & OWNED_ELSEWHERE)
+        text = open(source, encoding="utf-8").read()
+        clashing = sorted(set(exported_names(text)) & OWNED_ELSEWHERE)
         if clashing:
-            problems.append("%s exports %s, owned by StatsBase, Distributions, FileIO, Statistics or "
-                            "Base: extend those functions instead" % (os.path.basename(source),
-                                                                     ", ".join(clashing)))
+            problems.append("%s exports %s, owned by StatsBase, Distributions, FileIO, "
+                            "Statistics or Base: extend those functions instead"
+                            % (os.path.basename(source), ", ".join(clashing)))
         for name, return_type, arguments in ccalls(open(source, encoding="utf-8").read()):
             checked += 1
             called.add(name)

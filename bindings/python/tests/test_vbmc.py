@@ -168,7 +168,8 @@ class CallbackErrors(unittest.TestCase):
         self.assertEqual(run.stat("pending"), 0.0)
 
     def test_run_after_an_exception_starts_with_the_pending_point(self):
-        run = vbmc.VBMCRun(None, None, [-1.0], [1.0], options={"display": "off", "max_fun_evals": 12})
+        run = vbmc.VBMCRun(None, None, [-1.0], [1.0],
+                           options={"display": "off", "max_fun_evals": 12})
         seen = []
 
         def broken(x):
@@ -315,7 +316,8 @@ class Logging(unittest.TestCase):
         self.assertIn("Inference terminated", text)
 
     def test_display_off_sends_nothing(self):
-        run = vbmc.VBMCRun(None, None, [-1.0], [1.0], options={"display": "off", "max_fun_evals": 15})
+        run = vbmc.VBMCRun(None, None, [-1.0], [1.0],
+                           options={"display": "off", "max_fun_evals": 15})
         logger = logging.getLogger("vbmc")
         seen = []
         handler = logging.Handler()

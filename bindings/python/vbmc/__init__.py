@@ -58,9 +58,6 @@ def _check(status, message_source):
     return status
 
 
-_vector = _validate.vector
-
-
 def _ptr(array):
     return None if array is None else array.ctypes.data_as(_capi.double_p)
 
@@ -221,8 +218,10 @@ class VBMCRun:
     """
 
     def __init__(self, lb, ub, plb, pub, x0=None, options=None):
+        if plb is None or pub is None:
+            raise ValueError("plb and pub (the plausible box) are required")
         dim = np.size(plb)
-        arrays = [_vector(v, dim, what) for v, what in
+        arrays = [_validate.vector(v, dim, what) for v, what in
                   ((x0, "x0"), (lb, "lb"), (ub, "ub"), (plb, "plb"), (pub, "pub"))]
         opts = _make_options(options)
         handle = ctypes.POINTER(_capi.Run)()
@@ -282,17 +281,17 @@ class VBMCRun:
 
     def tell(self, x, log_joint, sd=0.0):
         """Report the log joint at a point returned by ask(); sd > 0 for a noisy estimate."""
-        point = _vector(x, self.dim, "x")
+        point = _validate.vector(x, self.dim, "x")
         self._check(lib.vbmc_tell(self._handle, _ptr(point), float(log_joint), float(sd)))
 
     def tell_extra(self, x, log_joint, sd=0.0):
         """Add an evaluation that was not asked for to the training set."""
-        point = _vector(x, self.dim, "x")
+        point = _validate.vector(x, self.dim, "x")
         self._check(lib.vbmc_tell_extra(self._handle, _ptr(point), float(log_joint), float(sd)))
 
     def abandon(self, x):
         """Give up a pending point without a value; the run will ask again."""
-        point = _vector(x, self.dim, "x")
+        point = _validate.vector(x, self.dim, "x")
         self._check(lib.vbmc_abandon(self._handle, _ptr(point)))
 
     def pending(self):

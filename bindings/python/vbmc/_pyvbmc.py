@@ -128,7 +128,7 @@ class VBMC:
             raise ValueError("plausible_lower_bounds and plausible_upper_bounds are required: "
                              "the box where the posterior's mass probably lies")
         self.D = np.size(plausible_lower_bounds)
-        starts = None if x0 is None else np.atleast_2d(_validate.points(x0, self.D, "x0"))
+        starts = None if x0 is None else _validate.points(x0, self.D, "x0")
         self.lower_bounds, self.upper_bounds, self.plausible_lower_bounds, \
             self.plausible_upper_bounds = (
                 _validate.vector(v, self.D, what) for v, what in (
@@ -178,8 +178,8 @@ class VBMC:
 
     def _log_file(self):
         """A context that copies the "vbmc" logger to the file of the log_file_* options."""
-        return _LogFile(self._here.get("log_file_name"),
-                        _LOG_FILE_LEVELS.get(self._here.get("log_file_level", "iter"), logging.INFO),
+        level = _LOG_FILE_LEVELS.get(self._here.get("log_file_level", "iter"), logging.INFO)
+        return _LogFile(self._here.get("log_file_name"), level,
                         self._here.get("log_file_mode", "a"))
 
     def _results(self):
@@ -323,7 +323,7 @@ class VariationalPosterior:
         try:
             from scipy.optimize import minimize
         except ImportError:
-            raise ImportError("mode() needs scipy (Debian: apt-get install python3-scipy)") from None
+            raise ImportError("mode() needs scipy (Debian: python3-scipy)") from None
         draws, _ = self.sample(1000)
         heights = self.posterior.log_pdf(draws)
         starts = draws[np.argsort(-heights)[:n_opts or int(np.ceil(np.sqrt(self.K)))]]

@@ -21,7 +21,8 @@ def vector(values, dim, what):
     if array.shape == (1, dim):
         array = array[0]
     if array.shape != (dim,):
-        raise ValueError("%s must have shape (%d,) or (1, %d), not %s" % (what, dim, dim, array.shape))
+        raise ValueError("%s must have shape (%d,) or (1, %d), not %s"
+                         % (what, dim, dim, array.shape))
     return np.ascontiguousarray(array)
 
 
