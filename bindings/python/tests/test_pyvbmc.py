@@ -9,6 +9,7 @@ import numpy as np
 
 from vbmc import VBMC, VariationalPosterior
 from vbmc.formatting import format_dict
+from vbmc.priors import SmoothBox, SplineTrapezoidal, Trapezoidal, UniformBox
 
 PLOT_DIR = os.environ.get("VBMC_PLOT_DIR") or tempfile.mkdtemp()
 D = 2
@@ -188,6 +189,60 @@ class Interface(unittest.TestCase):
         with self.assertRaises(TypeError) as caught:
             vbmc.optimize()
         self.assertIn("None", str(caught.exception))
+
+
+class Priors(unittest.TestCase):
+    """PyVBMC's box priors: normalised densities, continuous shapes, draws from them."""
+
+    PRIORS = (UniformBox(-3, 3), Trapezoidal(-3, -2, 2, 3), SplineTrapezoidal(-3, -2, 2, 3),
+              SplineTrapezoidal(-3, 0, 0, 3), SmoothBox(-2, 2, 0.8))
+
+    def test_densities_integrate_to_one(self):
+        grid = np.linspace(-12.0, 12.0, 240001)
+        for prior in self.PRIORS:
+            density = prior.pdf(grid.reshape(-1, 1), keepdims=False)
+            # trapezoid rule; the kinks of the densities cost O(h) = 1e-4 at most
+            self.assertAlmostEqual(np.trapz(density, grid), 1.0, delta=2e-4,
+                                   msg=type(prior).__name__)
+
+    def test_shapes_and_dimensions(self):
+        prior = SplineTrapezoidal(np.zeros(3), 0.5, [1.0, 2.0, 3.0], 4.0)
+        self.assertEqual(prior.D, 3)
+        self.assertEqual(prior.log_pdf(np.ones((5, 3))).shape, (5, 1))
+        self.assertEqual(prior.pdf(np.ones(3), keepdims=False).shape, (1,))
+        np.testing.assert_allclose(prior.log_pdf(np.array([0.25, 1.5, 2.0])),
+                                   SplineTrapezoidal(0, 0.5, 1.0, 4).log_pdf([[0.25]])
+                                   + SplineTrapezoidal(0, 0.5, 2.0, 4).log_pdf([[1.5]])
+                                   + SplineTrapezoidal(0, 0.5, 3.0, 4).log_pdf([[2.0]]))
+        self.assertEqual(UniformBox(0, 1, D=4).D, 4)
+        self.assertEqual(UniformBox(0, 1).pdf(np.linspace(0, 1, 7)).shape, (7, 1))
+        with self.assertRaises(ValueError):
+            prior.log_pdf(np.ones((3, 5)))
+        with self.assertRaises(ValueError):
+            Trapezoidal(0, 2, 1, 3)
+
+    def test_draws_follow_the_density(self):
+        np.random.seed(5)
+        for prior in self.PRIORS:
+            draws = prior.sample(40000)
+            self.assertEqual(draws.shape, (40000, 1))
+            grid = np.linspace(-12.0, 12.0, 240001)
+            density = prior.pdf(grid.reshape(-1, 1), keepdims=False)
+            second_moment = np.trapz(grid ** 2 * density, grid)
+            # 40000 draws: the standard error of the second moment is below 0.03 here
+            self.assertAlmostEqual(np.mean(draws ** 2), second_moment, delta=0.1,
+                                   msg=type(prior).__name__)
+
+    def test_a_prior_object_drives_a_run(self):
+        prior = SplineTrapezoidal(np.zeros(D), 0.1, 3.0, 10.0)
+        vbmc = VBMC(banana_log_likelihood, np.ones((1, D)), np.zeros((1, D)), 10 * np.ones((1, D)),
+                    0.1 * np.ones((1, D)), 3 * np.ones((1, D)), prior=prior,
+                    options={"display": "off", "max_fun_evals": 30, "seed": 1})
+        x = np.array([0.5, 1.5])
+        self.assertAlmostEqual(float(vbmc.log_joint(x)),
+                               float(banana_log_likelihood(x) + prior.log_pdf(x)), places=12)
+        vp, results = vbmc.optimize()
+        self.assertTrue(np.isfinite(results["elbo"]))
 
 
 if __name__ == "__main__":
