@@ -128,9 +128,6 @@ class Posterior:
     """A snapshot of the variational posterior, independent of the run that made it."""
 
     def __init__(self, handle):
-        self._adopt(handle)
-
-    def _adopt(self, handle):
         self._handle = handle
         self._finalizer = weakref.finalize(self, lib.vbmc_post_destroy, handle)
         self.dim = lib.vbmc_post_dim(handle)
