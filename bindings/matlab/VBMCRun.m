@@ -4,7 +4,8 @@ classdef VBMCRun < handle
 %   run = VBMCRun(lb, ub, plb, pub) creates a run in dimension numel(plb). lb/ub are the hard
 %   bounds ([] or -Inf/Inf for unbounded), plb/pub the finite plausible box.
 %   run = VBMCRun(lb, ub, plb, pub, x0, options) also sets the start ([]: centre of the box) and
-%   options, a struct of PyVBMC option names (see VBMCRun.options()), e.g. struct('seed', 1).
+%   options, a struct of PyVBMC option names (see VBMCRun.options()), e.g. struct('seed', 1),
+%   or of MATLAB VBMC's CamelCase names (struct('MaxFunEvals', 100)).
 %
 %   [x, done] = run.ask()      next point (1 x dim); done is true (x = []) when finished
 %   run.tell(x, log_joint, sd) report the log joint at x (sd > 0 for a noisy estimate)
@@ -32,7 +33,11 @@ classdef VBMCRun < handle
       end
       if nargin < 5, x0 = []; end
       if nargin < 6, options = struct(); end
-      obj.id = vbmc_mex('create', lb, ub, plb, pub, x0, options);
+      [settings, here] = translate_options(options);  % CamelCase names too
+      if here.plot || here.noisy
+        warning('vbmc:ignoredOption', 'Plot and SpecifyTargetNoise concern vbmc() only: ignored');
+      end
+      obj.id = vbmc_mex('create', lb, ub, plb, pub, x0, settings);
       obj.dim = vbmc_mex('dim', obj.id);
     end
 

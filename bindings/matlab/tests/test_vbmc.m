@@ -35,6 +35,8 @@ catch err
     ~isempty(strfind(err.message, 'seed')), 'a non-scalar option value raises vbmc:E_OPTION');
 end
 
+camel = VBMCRun([], [], -1, 1, [], struct('MaxFunEvals', 12, 'Display', 'off'));
+failures = failures + check(camel.stat('max_fun_evals') == 12, 'VBMCRun takes CamelCase option names');
 run = VBMCRun([], [], -1, 1, [], struct('seed', 3, 'display', 'off'));
 x = run.ask();
 try
