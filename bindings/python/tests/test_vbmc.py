@@ -71,6 +71,14 @@ class Errors(unittest.TestCase):
         self.assertGreater(len(caught.exception.message), 0)
         run.tell(x, gaussian_log_joint(x))
 
+    def test_the_ask_tell_form_keeps_the_name_vbmc(self):
+        run = vbmc.VBMC(None, None, [-1.0], [1.0], options={"seed": 3, "display": "off"})
+        self.assertIsInstance(run, vbmc.VBMCRun)
+        keywords = vbmc.VBMC(lb=None, ub=None, plb=[-1.0], pub=[1.0], options={"display": "off"})
+        self.assertIsInstance(keywords, vbmc.VBMCRun)
+        drop_in = vbmc.VBMC(gaussian_log_joint, [0.0], None, None, [-1.0], [1.0])
+        self.assertNotIsInstance(drop_in, vbmc.VBMCRun)
+
     def test_wrong_shape_is_rejected_before_the_library(self):
         run = vbmc.VBMCRun(None, None, [-1.0, -1.0], [1.0, 1.0], options={"display": "off"})
         with self.assertRaises(ValueError):

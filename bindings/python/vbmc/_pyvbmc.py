@@ -119,6 +119,16 @@ class VBMC:
     required. optimize() runs and returns (vp, results).
     """
 
+    def __new__(cls, *args, **kwargs):
+        # libvbmc's own ask-tell form, VBMC(lb, ub, plb, pub, x0=None, options=None), as it was
+        # before PyVBMC's interface took the name: a first argument that is no function selects
+        # it, so scripts written for either keep running (VBMCRun is its explicit name).
+        first = args[0] if args else kwargs.get("lb")
+        if "log_density" not in kwargs and not callable(first):
+            from . import VBMCRun
+            return VBMCRun(*args, **kwargs)
+        return super().__new__(cls)
+
     def __init__(self, log_density, x0=None, lower_bounds=None, upper_bounds=None,
                  plausible_lower_bounds=None, plausible_upper_bounds=None, options=None,
                  prior=None, log_prior=None, sample_prior=None):
