@@ -18,7 +18,8 @@ module vbmc
     vbmc_opts_set, vbmc_opts_set_int, vbmc_opts_set_double, vbmc_opts_error, vbmc_opts_count, &
     vbmc_opts_name, vbmc_opts_type, vbmc_opts_default, vbmc_opts_help, vbmc_create, &
     vbmc_destroy, vbmc_last_error, vbmc_dim, vbmc_ask, vbmc_tell, vbmc_tell_extra, &
-    vbmc_abandon, vbmc_pending_point, vbmc_stat, vbmc_result_message, &
+    vbmc_abandon, vbmc_pending_point, vbmc_stat, vbmc_result_message, vbmc_history, &
+    vbmc_evaluations, vbmc_post_sample_components, &
     c_vbmc_run => vbmc_run, vbmc_save, vbmc_load, &
     vbmc_posterior, vbmc_post_destroy, vbmc_post_dim, vbmc_post_components, vbmc_post_elbo, &
     vbmc_post_sample, vbmc_post_log_pdf, vbmc_post_moments, vbmc_post_save, vbmc_post_load
@@ -68,6 +69,8 @@ module vbmc
     procedure :: pending_point => run_pending_point
     procedure :: stat => run_stat
     procedure :: result_message => run_result_message
+    procedure :: history => run_history
+    procedure :: evaluations => run_evaluations
     procedure :: run => run_run
     procedure :: posterior => run_posterior
     procedure :: save => run_save
@@ -88,6 +91,7 @@ module vbmc
     procedure :: elbo => post_elbo
     procedure :: elbo_sd => post_elbo_sd
     procedure :: sample => post_sample
+    procedure :: sample_components => post_sample_components
     procedure :: log_pdf => post_log_pdf
     procedure :: moments => post_moments
     procedure :: save => post_save
@@ -412,6 +416,34 @@ contains
     text = f_string(vbmc_result_message(self%handle))
   end function
 
+  ! Series `name` of vbmc_history ("elbo", "elbo_sd", "func_count", ...) over the completed
+  ! iterations: size(values) must be nint(run%stat("iteration")).
+  subroutine run_history(self, name, values, stat, errmsg)
+    class(vbmc_run_type), intent(in) :: self
+    character(len=*), intent(in) :: name
+    real(c_double), intent(out) :: values(:)
+    integer, intent(out), optional :: stat
+    character(len=*), intent(inout), optional :: errmsg
+    call report(vbmc_history(self%handle, c_string(name), int(size(values), c_size_t), values), &
+      f_string(vbmc_last_error(self%handle)), stat, errmsg)
+  end subroutine
+
+  ! Every evaluation told, in order: points x(dim, n), log_joint(n), log_joint_sd(n) and
+  ! in_training(n) (1: in the surrogate's training set), n = nint(run%stat("func_count")).
+  subroutine run_evaluations(self, x, log_joint, log_joint_sd, in_training, stat, errmsg)
+    class(vbmc_run_type), intent(in) :: self
+    real(c_double), intent(out) :: x(:, :), log_joint(:), log_joint_sd(:)
+    integer(c_int), intent(out) :: in_training(:)
+    integer, intent(out), optional :: stat
+    character(len=*), intent(inout), optional :: errmsg
+    if (.not. size_ok(size(x, 1), self%dim(), "size(x, 1)", stat, errmsg)) return
+    if (.not. size_ok(size(log_joint), size(x, 2), "log_joint", stat, errmsg)) return
+    if (.not. size_ok(size(log_joint_sd), size(x, 2), "log_joint_sd", stat, errmsg)) return
+    if (.not. size_ok(size(in_training), size(x, 2), "in_training", stat, errmsg)) return
+    call report(vbmc_evaluations(self%handle, int(size(x, 2), c_size_t), x, log_joint, &
+      log_joint_sd, in_training), f_string(vbmc_last_error(self%handle)), stat, errmsg)
+  end subroutine
+
   ! Loop ask / fn / tell in the library (vbmc_run) until the run finishes; stat is VBMC_DONE then.
   subroutine run_run(self, fn, userdata, stat, errmsg)
     class(vbmc_run_type), intent(inout) :: self
@@ -474,7 +506,7 @@ contains
     character(len=*), intent(in) :: call_name
     integer, intent(out), optional :: stat
     character(len=*), intent(inout), optional :: errmsg
-    call report(status, call_name//" rejected its arguments", stat, errmsg)
+    call report(status, call_name//": "//f_string(vbmc_last_error(c_null_ptr)), stat, errmsg)
   end subroutine
 
   ! Read a snapshot written by post%save.
@@ -523,6 +555,23 @@ contains
     if (.not. size_ok(size(x, 1), self%dim(), "size(x, 1)", stat, errmsg)) return
     call report_post(vbmc_post_sample(self%handle, int(size(x, 2), c_size_t), &
       int(seed, c_int64_t), x), "vbmc_post_sample", stat, errmsg)
+  end subroutine
+
+  ! The draws of post%sample(x, seed) and component(n): each one's mixture component (1-based).
+  subroutine post_sample_components(self, x, component, seed, stat, errmsg)
+    class(vbmc_posterior_type), intent(in) :: self
+    real(c_double), intent(out) :: x(:, :)
+    integer(c_int), intent(out) :: component(:)
+    integer, intent(in) :: seed
+    integer, intent(out), optional :: stat
+    character(len=*), intent(inout), optional :: errmsg
+    integer :: status
+    if (.not. size_ok(size(x, 1), self%dim(), "size(x, 1)", stat, errmsg)) return
+    if (.not. size_ok(size(component), size(x, 2), "component", stat, errmsg)) return
+    status = vbmc_post_sample_components(self%handle, int(size(x, 2), c_size_t), &
+      int(seed, c_int64_t), x, component)
+    if (status == VBMC_OK) component = component + 1
+    call report_post(status, "vbmc_post_sample_components", stat, errmsg)
   end subroutine
 
   ! Log density at the columns of x(dim, n) into log_pdf(n).

@@ -184,6 +184,25 @@ module vbmc_c
       integer(c_int) :: vbmc_run
     end function
 
+    function vbmc_history(run, name, n, values) bind(c, name="vbmc_history")
+      import :: c_ptr, c_int, c_char, c_size_t, c_double
+      type(c_ptr), value :: run
+      character(kind=c_char), intent(in) :: name(*)
+      integer(c_size_t), value :: n
+      real(c_double), intent(out) :: values(*)
+      integer(c_int) :: vbmc_history
+    end function
+
+    function vbmc_evaluations(run, n, x, log_joint, log_joint_sd, in_training) &
+        bind(c, name="vbmc_evaluations")
+      import :: c_ptr, c_int, c_size_t, c_double
+      type(c_ptr), value :: run
+      integer(c_size_t), value :: n
+      real(c_double), intent(out) :: x(*), log_joint(*), log_joint_sd(*)
+      integer(c_int), intent(out) :: in_training(*)
+      integer(c_int) :: vbmc_evaluations
+    end function
+
     function vbmc_set_logger(run, fn, userdata) bind(c, name="vbmc_set_logger")
       import :: c_ptr, c_int, c_funptr
       type(c_ptr), value :: run
@@ -244,6 +263,17 @@ module vbmc_c
       integer(c_int64_t), value :: seed
       real(c_double), intent(out) :: x(*)
       integer(c_int) :: vbmc_post_sample
+    end function
+
+    function vbmc_post_sample_components(post, n, seed, x, component) &
+        bind(c, name="vbmc_post_sample_components")
+      import :: c_ptr, c_int, c_double, c_size_t, c_int64_t
+      type(c_ptr), value :: post
+      integer(c_size_t), value :: n
+      integer(c_int64_t), value :: seed
+      real(c_double), intent(out) :: x(*)
+      integer(c_int), intent(out) :: component(*)
+      integer(c_int) :: vbmc_post_sample_components
     end function
 
     function vbmc_post_log_pdf(post, n, x, log_pdf) bind(c, name="vbmc_post_log_pdf")

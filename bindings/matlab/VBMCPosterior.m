@@ -1,8 +1,11 @@
 classdef VBMCPosterior < handle
 %VBMCPOSTERIOR A variational posterior snapshot of libvbmc, independent of its run.
 %   post.elbo, post.elbo_sd, post.dim, post.components
-%   X = post.sample(n, seed)   n draws, one per row (the same seed gives the same draws)
-%   lp = post.log_pdf(X)       log density at the rows of X (n x 1)
+%   [X, I] = post.sample(n, seed)  n draws, one per row, and each one's mixture component
+%                              (the same seed gives the same draws; without one, a fresh seed
+%                              from rand, so rng(...) makes the draws reproducible)
+%   lp = post.log_pdf(X)       log density at the rows of X (n x dim, or one 1 x dim point)
+%   bytes = post.bytes()       the snapshot as uint8 (VBMCPosterior.from_bytes reads it back)
 %   [mu, Sigma] = post.moments()
 %   post.save(path); post = VBMCPosterior.load(path)
 
@@ -11,9 +14,7 @@ classdef VBMCPosterior < handle
     components = 0
     elbo = NaN
     elbo_sd = NaN
-  end
-  properties (Access = private)
-    id = 0
+    id = 0   % handle id in vbmc_mex's registry (readable: Octave's exit-time delete needs it)
   end
 
   methods
@@ -28,19 +29,42 @@ classdef VBMCPosterior < handle
     end
 
     function delete(obj)
+      % Releasing an id twice is harmless (the registry ignores dead ids), so nothing is set
+      % here: Octave refuses property writes in delete methods run at exit.
       if obj.id ~= 0
         vbmc_mex('post_destroy', obj.id);
-        obj.id = 0;
       end
     end
 
-    function X = sample(obj, n, seed)
-      if nargin < 3, seed = 0; end
-      X = vbmc_mex('post_sample', obj.id, n, seed);
+    function [X, I] = sample(obj, n, seed)
+      if nargin < 3 || isempty(seed), seed = random_seed(); end
+      if nargout > 1
+        [X, I] = vbmc_mex('post_sample', obj.id, n, seed);
+      else
+        X = vbmc_mex('post_sample', obj.id, n, seed);
+      end
     end
 
     function lp = log_pdf(obj, X)
-      lp = vbmc_mex('post_log_pdf', obj.id, reshape(X, [], obj.dim));
+      if isvector(X) && numel(X) == obj.dim
+        X = reshape(X, 1, []);  % one point, as a row or a column
+      end
+      lp = vbmc_mex('post_log_pdf', obj.id, X);
+    end
+
+    function s = saveobj(obj)
+      % MATLAB's save stores the snapshot's bytes (Octave cannot save classdef objects: use
+      % post.save(path), or the vp struct that vbmc returns).
+      s = struct('bytes', obj.bytes());
+    end
+
+    function data = bytes(obj)
+      path = [tempname() '.vbmcpost'];
+      vbmc_mex('post_save', obj.id, path);
+      file = fopen(path, 'r');
+      data = fread(file, Inf, '*uint8');
+      fclose(file);
+      delete(path);
     end
 
     function [mu, Sigma] = moments(obj)
@@ -55,6 +79,19 @@ classdef VBMCPosterior < handle
   methods (Static)
     function obj = load(path)
       obj = VBMCPosterior(vbmc_mex('post_load', path));
+    end
+
+    function obj = loadobj(s)
+      obj = VBMCPosterior.from_bytes(s.bytes);
+    end
+
+    function obj = from_bytes(data)
+      path = [tempname() '.vbmcpost'];
+      file = fopen(path, 'w');
+      fwrite(file, data, 'uint8');
+      fclose(file);
+      obj = VBMCPosterior(vbmc_mex('post_load', path));
+      delete(path);
     end
   end
 end

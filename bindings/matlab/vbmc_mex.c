@@ -10,6 +10,9 @@
  * Point sets: MATLAB holds n points as an n x dim matrix (column-major); the C API takes row-major
  * x[n*dim]; the gateway transposes. Errors are raised with identifiers "vbmc:E_ARG", ... and the
  * library's message.
+ *
+ * Output: every run's logger prints with mexPrintf, so the iteration table appears in the MATLAB
+ * desktop or Octave's console (and in evalc), not on C's stderr.
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -114,13 +117,23 @@ static void check_run(vbmc_status status, const vbmc *run)
         raise_status(status, vbmc_last_error(run));
 }
 
-static void check_post(vbmc_status status, const char *call_name)
+/* Failed vbmc_post_* calls leave their message in the thread's handle-less error. */
+static void check_post(vbmc_status status)
 {
-    if (status < 0) {
-        char message[128];
-        snprintf(message, sizeof message, "%s rejected its arguments", call_name);
-        raise_status(status, message);
-    }
+    if (status < 0)
+        raise_status(status, vbmc_last_error(NULL));
+}
+
+static void print_line(void *userdata, int level, const char *line)
+{
+    (void)userdata;
+    mexPrintf("%s%s\n", level <= VBMC_LOG_WARN ? "Warning: " : "", line);
+}
+
+static mxArray *register_run(vbmc *run)
+{
+    vbmc_set_logger(run, print_line, NULL);
+    return register_handle(run, KIND_RUN);
 }
 
 static void need_args(int nrhs, int wanted, const char *command)
@@ -257,7 +270,41 @@ static mxArray *create(const mxArray *const *args)
     status = vbmc_create(&run, (int)dim, x0, lb, ub, plb, pub, opts);
     vbmc_opts_destroy(opts);
     check_run(status, NULL);
-    return register_handle(run, KIND_RUN);
+    return register_run(run);
+}
+
+/* One series of vbmc_history, n x 1 over the completed iterations. */
+static mxArray *history_series(vbmc *run, const char *name)
+{
+    double iterations = 0.0;
+    check_run(vbmc_stat(run, "iteration", &iterations), run);
+    mxArray *values = mxCreateDoubleMatrix((size_t)iterations, 1, mxREAL);
+    check_run(vbmc_history(run, name, (size_t)iterations, mxGetPr(values)), run);
+    return values;
+}
+
+/* struct(X (n x dim), log_joint, log_joint_sd (n x 1), in_training (n x 1 logical)) */
+static mxArray *evaluations(vbmc *run)
+{
+    const char *fields[4] = {"X", "log_joint", "log_joint_sd", "in_training"};
+    const size_t dim = (size_t)vbmc_dim(run);
+    double count = 0.0;
+    check_run(vbmc_stat(run, "func_count", &count), run);
+    const size_t n = (size_t)count;
+    double *rows = (double *)mxMalloc((n * dim + 1) * sizeof(double));
+    int *used = (int *)mxMalloc((n + 1) * sizeof(int));
+    mxArray *log_joint = mxCreateDoubleMatrix(n, 1, mxREAL);
+    mxArray *sd = mxCreateDoubleMatrix(n, 1, mxREAL);
+    check_run(vbmc_evaluations(run, n, rows, mxGetPr(log_joint), mxGetPr(sd), used), run);
+    mxArray *in_training = mxCreateLogicalMatrix(n, 1);
+    for (size_t i = 0; i < n; ++i)
+        mxGetLogicals(in_training)[i] = used[i] != 0;
+    mxArray *record = mxCreateStructMatrix(1, 1, 4, fields);
+    mxSetFieldByNumber(record, 0, 0, column_major(rows, n, dim));
+    mxSetFieldByNumber(record, 0, 1, log_joint);
+    mxSetFieldByNumber(record, 0, 2, sd);
+    mxSetFieldByNumber(record, 0, 3, in_training);
+    return record;
 }
 
 static void run_command(const char *command, int nlhs, mxArray **plhs, int nrhs,
@@ -311,6 +358,11 @@ static void run_command(const char *command, int nlhs, mxArray **plhs, int nrhs,
     } else if (strcmp(command, "save") == 0) {
         need_args(nrhs, 3, command);
         check_run(vbmc_save(run, text(prhs[2], "path")), run);
+    } else if (strcmp(command, "history") == 0) {
+        need_args(nrhs, 3, command);
+        plhs[0] = history_series(run, text(prhs[2], "name"));
+    } else if (strcmp(command, "evaluations") == 0) {
+        plhs[0] = evaluations(run);
     } else {
         mexErrMsgIdAndTxt("vbmc:E_ARG", "unknown command '%s'", command);
     }
@@ -325,7 +377,7 @@ static void post_command(const char *command, int nlhs, mxArray **plhs, int nrhs
     if (strcmp(command, "post_info") == 0) {
         /* [dim, components, elbo, elbo_sd] */
         double elbo = 0.0, elbo_sd = 0.0;
-        check_post(vbmc_post_elbo(post, &elbo, &elbo_sd), "vbmc_post_elbo");
+        check_post(vbmc_post_elbo(post, &elbo, &elbo_sd));
         plhs[0] = mxCreateDoubleMatrix(1, 4, mxREAL);
         double *info = mxGetPr(plhs[0]);
         info[0] = (double)dim;
@@ -340,28 +392,37 @@ static void post_command(const char *command, int nlhs, mxArray **plhs, int nrhs
             mexErrMsgIdAndTxt("vbmc:E_ARG", "n must be a whole number >= 0");
         if (!(seed >= 0.0 && seed <= 9007199254740992.0 && seed == (double)(uint64_t)seed))
             mexErrMsgIdAndTxt("vbmc:E_ARG", "seed must be a whole number between 0 and 2^53");
+        /* [X, I]: I (n x 1) the 1-based mixture component of each draw, when asked for. */
         double *rows = (double *)mxMalloc(((size_t)n * dim + 1) * sizeof(double));
-        check_post(vbmc_post_sample(post, (size_t)n, (uint64_t)seed, rows), "vbmc_post_sample");
+        if (nlhs < 2) {
+            check_post(vbmc_post_sample(post, (size_t)n, (uint64_t)seed, rows));
+        } else {
+            int *labels = (int *)mxMalloc(((size_t)n + 1) * sizeof(int));
+            check_post(vbmc_post_sample_components(post, (size_t)n, (uint64_t)seed, rows, labels));
+            plhs[1] = mxCreateDoubleMatrix((size_t)n, 1, mxREAL);
+            for (size_t i = 0; i < (size_t)n; ++i)
+                mxGetPr(plhs[1])[i] = labels[i] + 1.0;
+        }
         plhs[0] = column_major(rows, (size_t)n, dim);
     } else if (strcmp(command, "post_log_pdf") == 0) {
         need_args(nrhs, 3, command);
         const mxArray *x = prhs[2];
         if (!mxIsDouble(x) || mxIsComplex(x) || mxGetNumberOfDimensions(x) != 2 ||
             mxGetN(x) != dim)
-            mexErrMsgIdAndTxt("vbmc:E_ARG", "X must be a real matrix with %d columns", (int)dim);
+            mexErrMsgIdAndTxt("vbmc:E_ARG", "X must be a real matrix with %d columns (one point per row), not %d x %d",
+                              (int)dim, (int)mxGetM(x), (int)mxGetN(x));
         const size_t n = mxGetM(x);
         plhs[0] = mxCreateDoubleMatrix(n, 1, mxREAL);
-        check_post(vbmc_post_log_pdf(post, n, row_major(x, n, dim), mxGetPr(plhs[0])),
-                   "vbmc_post_log_pdf");
+        check_post(vbmc_post_log_pdf(post, n, row_major(x, n, dim), mxGetPr(plhs[0])));
     } else if (strcmp(command, "post_moments") == 0) {
         /* [mean (1 x dim), cov (dim x dim)] */
         double *cov_rows = (double *)mxMalloc((dim * dim + 1) * sizeof(double));
         plhs[0] = mxCreateDoubleMatrix(1, dim, mxREAL);
-        check_post(vbmc_post_moments(post, mxGetPr(plhs[0]), cov_rows), "vbmc_post_moments");
+        check_post(vbmc_post_moments(post, mxGetPr(plhs[0]), cov_rows));
         plhs[1] = column_major(cov_rows, dim, dim);
     } else if (strcmp(command, "post_save") == 0) {
         need_args(nrhs, 3, command);
-        check_post(vbmc_post_save(post, text(prhs[2], "path")), "vbmc_post_save");
+        check_post(vbmc_post_save(post, text(prhs[2], "path")));
     } else {
         mexErrMsgIdAndTxt("vbmc:E_ARG", "unknown command '%s'", command);
     }
@@ -393,7 +454,7 @@ void mexFunction(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[])
         need_args(nrhs, 2, command);
         vbmc *run = NULL;
         check_run(vbmc_load(&run, text(prhs[1], "path")), NULL);
-        plhs[0] = register_handle(run, KIND_RUN);
+        plhs[0] = register_run(run);
     } else if (strcmp(command, "post_load") == 0) {
         need_args(nrhs, 2, command);
         vbmc_post *post = NULL;

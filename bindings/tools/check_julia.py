@@ -1,11 +1,15 @@
 """Check the Julia binding mechanically, since no Julia runtime runs in this project's CI.
 
-    python3 check_julia.py LIBRARY HEADER JULIA_FILES...
+    python3 check_julia.py [--project PROJECT_TOML] LIBRARY HEADER JULIA_FILES...
 
 For every `ccall((:name, libvbmc), Ret, (Arg, ...), ...)` in the files: the symbol must be exported
 by the shared library (nm -D --defined-only), declared in the header, and called with as many
 arguments as the header declares, each of a Julia type that matches the C type (Cint for int,
-Ptr{Cdouble} for double *, Ref{Ptr{Cvoid}} for a handle output, ...). Exits 0 when all match.
+Ptr{Cdouble} for double *, Ref{Ptr{Cvoid}} for a handle output, ...). No file may export a name
+that StatsBase, Distributions, FileIO, Statistics or Base own (sample, logpdf, save, mean, ...):
+the binding extends those functions instead. With --project, every package extension the
+Project.toml declares must exist as ext/<Name>.jl defining `module <Name>`, import its weak
+dependency and define only methods of that dependency's functions. Exits 0 when all match.
 """
 import os
 import re
@@ -46,6 +50,8 @@ def julia_types_for(ctype):
         return SCALARS[normal]
     if normal in ("double *", "const double *"):
         return DOUBLE_POINTER
+    if normal == "int *":
+        return {"Ptr{Cint}", "Ref{Cint}"}
     if re.fullmatch(r"(const )?vbmc(_opts|_post)? \*", normal):
         return {"Ptr{Cvoid}"}
     if re.fullmatch(r"vbmc(_opts|_post)? \*\*", normal):
@@ -95,6 +101,46 @@ def ccalls(text):
     return found
 
 
+# Functions other packages own: the binding adds methods to them and never exports its own.
+OWNED_ELSEWHERE = {"sample", "logpdf", "pdf", "moments", "save", "load", "mean", "cov", "var",
+                   "std", "rand", "fit"}
+
+
+def exported_names(text):
+    """Every name in the file's `export` statements (which may continue over lines)."""
+    names = []
+    for match in re.finditer(r"^export\s+((?:[^\n]*,\s*\n)*[^\n]*)", text, flags=re.M):
+        names += [n.strip() for n in match.group(1).replace("\n", " ").split(",") if n.strip()]
+    return names
+
+
+def extension_problems(project):
+    """What is wrong with the package extensions declared in Project.toml."""
+    text = open(project, encoding="utf-8").read()
+    section = re.search(r"^\[extensions\]\n((?:[^\[\n][^\n]*\n?)*)", text, flags=re.M)
+    weak = re.search(r"^\[weakdeps\]\n((?:[^\[\n][^\n]*\n?)*)", text, flags=re.M)
+    weak_names = set(re.findall(r"^(\w+)\s*=", weak.group(1), flags=re.M)) if weak else set()
+    problems = []
+    for name, dependency in re.findall(r'^(\w+)\s*=\s*"(\w+)"', section.group(1) if section else "",
+                                       flags=re.M):
+        path = os.path.join(os.path.dirname(project), "ext", name + ".jl")
+        if dependency not in weak_names:
+            problems.append("extension %s: %s is not a [weakdeps] entry" % (name, dependency))
+        if not os.path.exists(path):
+            problems.append("extension %s: %s does not exist" % (name, path))
+            continue
+        source = open(path, encoding="utf-8").read()
+        if not re.search(r"^module %s\b" % name, source, flags=re.M):
+            problems.append("extension %s: no `module %s` in %s" % (name, name, path))
+        if not re.search(r"^import %s\b" % dependency, source, flags=re.M):
+            problems.append("extension %s: it does not import %s" % (name, dependency))
+        for defined in re.findall(r"^([\w.]+)\(.*?\)\s*=", source, flags=re.M):
+            if not defined.startswith(dependency + "."):
+                problems.append("extension %s: defines %s, not a method of %s's functions"
+                                % (name, defined, dependency))
+    return problems
+
+
 def exported_symbols(library):
     listing = subprocess.run(["nm", "-D", "--defined-only", library], check=True,
                              stdout=subprocess.PIPE, text=True).stdout
@@ -102,13 +148,25 @@ def exported_symbols(library):
 
 
 def main():
-    if len(sys.argv) < 4:
+    arguments = sys.argv[1:]
+    project = None
+    if arguments[:1] == ["--project"]:
+        project, arguments = arguments[1], arguments[2:]
+    if len(arguments) < 3:
         sys.exit(__doc__)
-    library, header_path, sources = sys.argv[1], sys.argv[2], sys.argv[3:]
+    library, header_path, sources = arguments[0], arguments[1], arguments[2:]
     exported = exported_symbols(library)
     declared = {f.name: f for f in header.functions(header.read(header_path))}
     problems, checked, called = [], 0, set()
+    if project is not None:
+        problems += extension_problems(project)
     for source in sources:
+        text = open(source, encoding="utf-8").read()
+        clashing = sorted(set(exported_names(text)) & OWNED_ELSEWHERE)
+        if clashing:
+            problems.append("%s exports %s, owned by StatsBase, Distributions, FileIO, "
+                            "Statistics or Base: extend those functions instead"
+                            % (os.path.basename(source), ", ".join(clashing)))
         for name, return_type, arguments in ccalls(open(source, encoding="utf-8").read()):
             checked += 1
             called.add(name)

@@ -29,7 +29,7 @@ extern "C" {
 #endif
 
 #define VBMC_VERSION_MAJOR 0
-#define VBMC_VERSION_MINOR 2
+#define VBMC_VERSION_MINOR 3
 #define VBMC_VERSION_PATCH 0
 
 /* Largest dimension a run accepts. */
@@ -245,6 +245,26 @@ typedef double (*vbmc_log_joint_fn)(const double *x, double *log_joint_sd, void 
  * on completion, or the first error status (the run stays usable and a new call resumes it). */
 VBMC_API vbmc_status vbmc_run(vbmc *run, vbmc_log_joint_fn f, void *userdata);
 
+/* The run's record of each completed iteration, oldest first, for convergence plots: series
+ * `name` over the n = stat "iteration" completed iterations into values[n]. Series: "func_count"
+ * (evaluations told by the end of the iteration), "elbo", "elbo_sd", "skl" (symmetrised KL
+ * divergence to the previous iteration's posterior), "r_index" (reliability index), "components",
+ * "train_count" (the surrogate's training-set size), "gp_samples" (its hyperparameter samples),
+ * "stable" (0/1) and "warmup" (0/1). A finished run's returned posterior (after the final boost)
+ * has its own ELBO, stat "elbo", which need not equal the last entry. Checkpoints keep the record.
+ * n == 0 does nothing (values may then be NULL). Errors: VBMC_E_ARG (NULL run, name or values,
+ * unknown series, n not the number of completed iterations). */
+VBMC_API vbmc_status vbmc_history(const vbmc *run, const char *name, size_t n, double *values);
+
+/* Every evaluation told so far, in the order told, n = stat "func_count" of them (failures and
+ * vbmc_tell_extra included): x[n*dim] bitwise as told (original space), log_joint[n] as told
+ * (non-finite for a failed evaluation), log_joint_sd[n], and in_training[n]: 1 if the evaluation
+ * is in the surrogate's training set, 0 if it failed, was trimmed at the end of warm-up or is a
+ * penalty value. Any of the four outputs may be NULL (not filled). Errors: VBMC_E_ARG (NULL run,
+ * n not the number of evaluations). */
+VBMC_API vbmc_status vbmc_evaluations(const vbmc *run, size_t n, double *x, double *log_joint,
+                                      double *log_joint_sd, int *in_training);
+
 /* Library output (the iteration table, warnings) goes to a logger. The default writes to stderr,
  * filtered by option "display" ("off", "final", "notify", "iter"). fn == NULL restores the default.
  * line is one line without its newline, owned by the library and valid only during the call; level
@@ -299,6 +319,12 @@ VBMC_API vbmc_status vbmc_post_elbo(const vbmc_post *post, double *elbo, double 
 /* n draws in the original (bounded) space into x[n*dim], from a generator seeded with seed (the
  * same seed gives the same draws). n == 0 does nothing (x may then be NULL). Errors: VBMC_E_ARG. */
 VBMC_API vbmc_status vbmc_post_sample(const vbmc_post *post, size_t n, uint64_t seed, double *x);
+
+/* The same n draws x[n*dim] as vbmc_post_sample with the same seed, and component[n]: the index
+ * in [0, vbmc_post_components) of the mixture component each draw came from. n == 0 does nothing.
+ * Errors: VBMC_E_ARG. */
+VBMC_API vbmc_status vbmc_post_sample_components(const vbmc_post *post, size_t n, uint64_t seed,
+                                                 double *x, int *component);
 
 /* log density at n points x[n*dim] of the original space (including the bound transform's
  * Jacobian) into log_pdf[n]; -INFINITY outside the bounds. n == 0 does nothing (the arrays may then

@@ -65,6 +65,19 @@ VBMC_API vbmc_status vbmc_post_sample(const vbmc_post* post, size_t n, uint64_t 
     });
 }
 
+VBMC_API vbmc_status vbmc_post_sample_components(const vbmc_post* post, size_t n, uint64_t seed, double* x,
+                                                 int* component) {
+    return on_post(post, [&](const PosteriorSnapshot& posterior) {
+        if (n == 0) return VBMC_OK;
+        require_pointer(x, "x");
+        require_pointer(component, "component");
+        if (n > (SIZE_MAX / sizeof(double)) / static_cast<size_t>(posterior.vp.dim))
+            throw_error(Code::arg, "n = " + std::to_string(n) + " draws do not fit in memory");
+        posterior.sample(n, seed, x, component);
+        return VBMC_OK;
+    });
+}
+
 VBMC_API vbmc_status vbmc_post_log_pdf(const vbmc_post* post, size_t n, const double* x, double* log_pdf) {
     return on_post(post, [&](const PosteriorSnapshot& posterior) {
         if (n == 0) return VBMC_OK;

@@ -1,5 +1,7 @@
 #include "run/history.hpp"
 
+#include "util/error.hpp"
+
 namespace libvbmc {
 
 void IterationRecord::write(Writer& out) const {
@@ -50,6 +52,29 @@ IterationRecord IterationRecord::read(Reader& in) {
     r.train_index = in.ints();
     r.action = in.text();
     return r;
+}
+
+const std::vector<std::string>& history_series_names() {
+    static const std::vector<std::string> names = {"func_count", "elbo",       "elbo_sd",    "skl",
+                                                   "r_index",    "components", "train_count", "gp_samples",
+                                                   "stable",     "warmup"};
+    return names;
+}
+
+double history_value(const IterationRecord& record, const std::string& name) {
+    if (name == "func_count") return record.func_count;
+    if (name == "elbo") return record.elbo;
+    if (name == "elbo_sd") return record.elbo_sd;
+    if (name == "skl") return record.skl;
+    if (name == "r_index") return record.r_index;
+    if (name == "components") return record.vp.k;
+    if (name == "train_count") return record.n_train;
+    if (name == "gp_samples") return record.n_gp_samples;
+    if (name == "stable") return record.stable ? 1 : 0;
+    if (name == "warmup") return record.warmup ? 1 : 0;
+    std::string known;
+    for (const std::string& n : history_series_names()) known += (known.empty() ? "" : ", ") + n;
+    throw_error(Code::arg, "unknown history series \"" + name + "\" (known: " + known + ")");
 }
 
 }  // namespace libvbmc

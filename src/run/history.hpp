@@ -38,4 +38,9 @@ struct IterationRecord {
     static IterationRecord read(Reader& in);
 };
 
+// The names of the per-iteration series vbmc_history gives, in the order the header lists them.
+const std::vector<std::string>& history_series_names();
+// Series `name` of one record (vbmc_history); throws Error(arg) for an unknown name.
+double history_value(const IterationRecord& record, const std::string& name);
+
 }  // namespace libvbmc

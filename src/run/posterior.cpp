@@ -6,16 +6,19 @@
 
 namespace libvbmc {
 
-void PosteriorSnapshot::sample(size_t n, uint64_t seed, double* x) const {
+void PosteriorSnapshot::sample(size_t n, uint64_t seed, double* x, int* component) const {
     Rng rng(seed);
     const int dim = vp.dim;
     Matrix z;
+    std::vector<int> labels;
     constexpr size_t kChunk = 4096;
     for (size_t done = 0; done < n; done += kChunk) {
         const size_t count = std::min(kChunk, n - done);
-        vp_sample(vp, static_cast<int>(count), rng, z);
-        for (size_t i = 0; i < count; ++i)
+        vp_sample(vp, static_cast<int>(count), rng, z, component ? &labels : nullptr);
+        for (size_t i = 0; i < count; ++i) {
             transform.to_original(z.row(static_cast<int>(i)), x + (done + i) * static_cast<size_t>(dim));
+            if (component) component[done + i] = labels[i];
+        }
     }
 }
 

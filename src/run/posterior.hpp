@@ -18,8 +18,9 @@ struct PosteriorSnapshot {
     double elbo = NAN;
     double elbo_sd = NAN;
 
-    // n draws into x (n x dim, row-major), reproducible for a given seed.
-    void sample(size_t n, uint64_t seed, double* x) const;
+    // n draws into x (n x dim, row-major), reproducible for a given seed; when component is not
+    // null, component[i] receives the mixture component draw i came from (the draws are the same).
+    void sample(size_t n, uint64_t seed, double* x, int* component = nullptr) const;
     // log density at one point of the original space (-inf outside the hard bounds).
     double log_pdf(const double* x) const;
     // Mean and covariance in the original space: exact when the transform is affine in every

@@ -56,6 +56,10 @@ public:
     bool checkpoint_due();
     bool has_posterior() const { return !history_.empty(); }
     PosteriorSnapshot posterior() const;
+    // One record per completed iteration, oldest first (vbmc_history).
+    const std::vector<IterationRecord>& history() const { return history_; }
+    // Every evaluation told, in the order told (vbmc_evaluations).
+    const EvaluationLog& evaluations() const { return evals_; }
     void set_log_sink(LogSink sink) { log_ = std::move(sink); }
     const Settings& settings() const { return settings_; }
 

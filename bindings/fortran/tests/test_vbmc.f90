@@ -11,6 +11,9 @@ program test_vbmc
   type(vbmc_run_type) :: run, driven, fresh
   type(vbmc_posterior_type) :: post
   real(c_double) :: x(1), wrong(3), draws(2, 7), again(2, 7), log_pdf(7), mean(2), cov(2, 2)
+  real(c_double), allocatable :: elbos(:), told(:, :), values(:), sds(:)
+  integer(c_int), allocatable :: used(:)
+  integer(c_int) :: labels(7)
   character(len=256) :: message
   character(len=:), allocatable :: ended
   real(c_double) :: elbo, reliable
@@ -79,6 +82,24 @@ program test_vbmc
   call post%sample(again, 11)
   call expect(all(transfer(draws, [0_c_int64_t]) == transfer(again, [0_c_int64_t])), &
     "sampling is reproducible bitwise", "")
+  call post%sample_components(again, labels, 11)
+  call expect(all(transfer(draws, [0_c_int64_t]) == transfer(again, [0_c_int64_t])) .and. &
+    all(labels >= 1 .and. labels <= post%components()), &
+    "sample_components labels the same draws with 1-based components", "")
+  call post%log_pdf(reshape([0.0_c_double, transfer(-2251799813685248_c_int64_t, 1.0_c_double)], &
+    [2, 1]), log_pdf(1:1), stat=status, errmsg=message)
+  call expect(status == VBMC_E_ARG .and. index(message, "NaN") > 0, &
+    "posterior errors carry the library's message", message)
+  allocate (elbos(nint(driven%stat("iteration"))))
+  call driven%history("elbo", elbos)
+  call expect(abs(elbos(size(elbos)) - post%elbo()) < 1.0_c_double, "history of the ELBO", "")
+  call driven%history("elbo", elbos(1:size(elbos) - 1), stat=status, errmsg=message)
+  call expect(status == VBMC_E_ARG .and. index(message, "n = ") > 0, "history checks its size", &
+    message)
+  allocate (told(2, 40), values(40), sds(40), used(40))
+  call driven%evaluations(told, values, sds, used)
+  call expect(count(used == 1) == nint(driven%stat("train_count")) .and. all(sds == 0), &
+    "evaluations: the told points and which train the surrogate", "")
   call post%log_pdf(draws, log_pdf)
   call expect(all(log_pdf > -huge(1.0_c_double)), "log_pdf of the draws is finite", "")
   call post%moments(mean, cov)

@@ -17,4 +17,4 @@ end
 post = posterior(run)
 @printf("ELBO = %.17g\n", elbo(post))
 @printf("ELBO SD = %.17g\n", elbo_sd(post))
-println("posterior mean = ", moments(post)[1])
+println("posterior mean = ", VBMC.moments(post)[1])

@@ -8,18 +8,26 @@ Variational Bayesian Monte Carlo through the libvbmc C library: `ccall` wrappers
         tell!(run, x, log_joint(x))
     end
     post = posterior(run)
-    elbo(post), sample(post, 1000), logpdf(post, x), moments(post)
+    elbo(post), rand(post, 1000), mean(post), cov(post)
 
 A set of n points is a `dim × n` matrix (one point per column), which is exactly the C API's
 row-major `x[n*dim]`, so nothing is transposed. Failed calls throw `VBMCError` with the library's
 status and message. The library is `ENV["VBMC_LIBRARY"]` when the module is compiled, else
 `libvbmc` on the loader's search path.
+
+Names that other packages own are extended, never exported anew: `Base.rand`,
+`Statistics.mean` and `Statistics.cov` here; `StatsBase.sample`, `Distributions.logpdf` and
+`FileIO.save` by the package extensions in `ext/` once those packages are loaded. Without them,
+`VBMC.sample`, `VBMC.logpdf`, `VBMC.moments` and `VBMC.save` are the same functions.
 """
 module VBMC
 
+import Random
+import Statistics
+
 export VBMCRun, Posterior, VBMCError, Status, ask!, tell!, tell_extra!, abandon!, pending,
-       result_message, posterior, run!, save, load_run, load_posterior, elbo, elbo_sd, sample,
-       logpdf, moments, options, version
+       result_message, posterior, run!, load_run, load_posterior, elbo, elbo_sd, history,
+       evaluations, sample_components, options, version
 
 include("constants.jl")
 
@@ -232,20 +240,61 @@ function run!(run::VBMCRun, fn)
         waiting = pending(run)
         x = size(waiting, 2) > 0 ? waiting[:, 1] : ask!(run)
         x === nothing && break
-        value = fn(copy(x))
-        if value isa Tuple
-            tell!(run, x, value[1], value[2])
-        else
-            tell!(run, x, value)
-        end
+        tell!(run, x, told_value(fn(copy(x)), x)...)
     end
     return posterior(run)
 end
+
+# (log_joint, sd) from what fn returned at x: a real number, or a tuple (log_joint, sd).
+told_value(value::Real, x) = (value, 0.0)
+told_value(value::Tuple{Real,Real}, x) = value
+told_value(value, x) = throw(ArgumentError(
+    "fn returned $(repr(value)) at x = $x; it must return the log joint (a real number) or " *
+    "a tuple (log_joint, sd)"))
 
 """Checkpoint the whole run to a file (atomically)."""
 function save(run::VBMCRun, path::AbstractString)
     run_check(run, ccall((:vbmc_save, libvbmc), Cint, (Ptr{Cvoid}, Cstring), live(run), path))
     return nothing
+end
+
+"""
+    history(run)
+
+The record of each completed iteration as a named tuple of vectors: `iteration` and the series
+of `vbmc_history` (`func_count`, `elbo`, `elbo_sd`, `skl`, `r_index`, `components`,
+`train_count`, `gp_samples`, `stable`, `warmup`), for an ELBO trace plot.
+"""
+function history(run::VBMCRun)
+    n = Int(stat(run, "iteration"))
+    series = map(HISTORY_SERIES) do name
+        values = Vector{Float64}(undef, n)
+        run_check(run, ccall((:vbmc_history, libvbmc), Cint,
+                             (Ptr{Cvoid}, Cstring, Csize_t, Ptr{Cdouble}),
+                             live(run), String(name), n, values))
+        values
+    end
+    return (iteration = collect(1:n), NamedTuple{HISTORY_SERIES}(series)...)
+end
+
+const HISTORY_SERIES = (:func_count, :elbo, :elbo_sd, :skl, :r_index, :components,
+                        :train_count, :gp_samples, :stable, :warmup)
+
+"""
+    evaluations(run)
+
+Every evaluation told, in order: `(x = dim × n, log_joint, log_joint_sd, in_training)`;
+`in_training[i]` is true when the surrogate trains on point i.
+"""
+function evaluations(run::VBMCRun)
+    n = Int(stat(run, "func_count"))
+    x = Matrix{Float64}(undef, run.dim, n)
+    log_joint, sd = Vector{Float64}(undef, n), Vector{Float64}(undef, n)
+    used = Vector{Cint}(undef, n)
+    run_check(run, ccall((:vbmc_evaluations, libvbmc), Cint,
+                         (Ptr{Cvoid}, Csize_t, Ptr{Cdouble}, Ptr{Cdouble}, Ptr{Cdouble}, Ptr{Cint}),
+                         live(run), n, x, log_joint, sd, used))
+    return (x = x, log_joint = log_joint, log_joint_sd = sd, in_training = used .!= 0)
 end
 
 """Resume a run from a checkpoint written by `save`."""
@@ -260,8 +309,8 @@ Base.show(io::IO, run::VBMCRun) = print(io, "VBMCRun(dim = ", run.dim, ")")
 
 # ---- posteriors ---------------------------------------------------------------------------
 
-# Snapshots keep no message, so the error names the call.
-post_check(code::Cint, call::String) = check(code, () -> "$call rejected its arguments")
+# A failed vbmc_post_* call leaves its message in the thread's handle-less error.
+post_check(code::Cint, call::String) = check(code, () -> "$call: " * last_error(C_NULL))
 
 """A variational posterior snapshot, independent of its run."""
 mutable struct Posterior
@@ -298,14 +347,36 @@ elbo(post::Posterior) = post.elbo
 """The standard deviation of the ELBO estimate."""
 elbo_sd(post::Posterior) = post.elbo_sd
 
-"""`n` draws as a `dim × n` matrix; the same seed gives the same draws."""
-function sample(post::Posterior, n::Integer; seed::Integer = 0)
+# A seed from Julia's default generator: fresh draws each call, reproducible after Random.seed!.
+fresh_seed(rng::Random.AbstractRNG = Random.default_rng()) = rand(rng, UInt64)
+
+"""`n` draws as a `dim × n` matrix; the same seed gives the same draws, and without one each
+call draws fresh ones (`Random.seed!` makes them reproducible)."""
+function sample(post::Posterior, n::Integer; seed::Integer = fresh_seed())
     draws = Matrix{Float64}(undef, post.dim, n)
     post_check(ccall((:vbmc_post_sample, libvbmc), Cint,
                      (Ptr{Cvoid}, Csize_t, UInt64, Ptr{Cdouble}), live(post), n, seed, draws),
                "vbmc_post_sample")
     return draws
 end
+
+"""`(draws, components)`: the draws of `sample(post, n; seed)` and the mixture component
+(1-based) of each."""
+function sample_components(post::Posterior, n::Integer; seed::Integer = fresh_seed())
+    draws = Matrix{Float64}(undef, post.dim, n)
+    labels = Vector{Cint}(undef, n)
+    post_check(ccall((:vbmc_post_sample_components, libvbmc), Cint,
+                     (Ptr{Cvoid}, Csize_t, UInt64, Ptr{Cdouble}, Ptr{Cint}),
+                     live(post), n, seed, draws, labels), "vbmc_post_sample_components")
+    return draws, Int.(labels) .+ 1
+end
+
+Base.rand(post::Posterior, n::Integer) = sample(post, n)
+Base.rand(rng::Random.AbstractRNG, post::Posterior, n::Integer) =
+    sample(post, n; seed = fresh_seed(rng))
+Base.length(post::Posterior) = post.dim
+Statistics.mean(post::Posterior) = moments(post)[1]
+Statistics.cov(post::Posterior) = moments(post)[2]
 
 """Log density at the columns of a `dim × n` matrix (a vector of n values)."""
 function logpdf(post::Posterior, x::AbstractMatrix{<:Real})

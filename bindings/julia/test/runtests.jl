@@ -3,6 +3,8 @@
 # 'using Pkg; Pkg.test()'` from bindings/julia.
 using Test
 using VBMC
+using Random: seed!
+using Statistics: mean, cov
 
 gaussian_log_joint(x) = -0.5 * sum(abs2, x)
 
@@ -30,10 +32,19 @@ gaussian_log_joint(x) = -0.5 * sum(abs2, x)
     fresh = VBMCRun(nothing, nothing, [-2.0, -2.0], [2.0, 2.0]; options = Dict("display" => "off"))
     @test result_message(fresh) == ""
     @test isnan(VBMC.stat(fresh, "reliable"))
-    draws = sample(post, 7; seed = 11)
+    draws = VBMC.sample(post, 7; seed = 11)
     @test size(draws) == (2, 7)
-    @test draws == sample(post, 7; seed = 11)
-    @test length(logpdf(post, draws)) == 7
-    mean, cov = moments(post)
-    @test length(mean) == 2 && isapprox(cov, cov'; rtol = 1e-12)
+    @test draws == VBMC.sample(post, 7; seed = 11)
+    @test rand(post, 4) != rand(post, 4)
+    seed!(3); first = rand(post, 4); seed!(3)
+    @test rand(post, 4) == first
+    labelled, components = sample_components(post, 7; seed = 11)
+    @test labelled == draws && all(1 .<= components .<= post.components)
+    @test length(VBMC.logpdf(post, draws)) == 7
+    @test isapprox(cov(post), cov(post)'; rtol = 1e-12) && length(mean(post)) == 2
+    record = history(run)
+    @test length(record.elbo) == VBMC.stat(run, "iteration")
+    told = evaluations(run)
+    @test size(told.x) == (2, 40) && count(told.in_training) == VBMC.stat(run, "train_count")
+    @test !isdefined(Main, :sample) && !isdefined(Main, :logpdf) && !isdefined(Main, :save)
 end

@@ -1,5 +1,5 @@
 % The 2-D banana of examples/quickstart.c from MATLAB/Octave: ask-tell loop, seed 1, prints the ELBO.
-run = VBMC([], [], [-3 -3], [3 3], [], struct('seed', 1, 'display', 'off'));
+run = VBMCRun([], [], [-3 -3], [3 3], [], struct('seed', 1, 'display', 'off'));
 while true
   [x, done] = run.ask();
   if done

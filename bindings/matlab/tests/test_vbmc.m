@@ -1,18 +1,18 @@
-% Tests of the MEX gateway and the VBMC / VBMCPosterior classes (run by meson with octave-cli).
+% Tests of the MEX gateway and the VBMCRun / VBMCPosterior classes and vbmc() (run by meson with octave-cli).
 failures = 0;
 gaussian_log_joint = @(x) -0.5 * sum(x .* x);
 
 c = vbmc_constants();
-failures = failures + check(strcmp(VBMC.version(), sprintf('%d.%d.%d', c.VERSION_MAJOR, ...
+failures = failures + check(strcmp(VBMCRun.version(), sprintf('%d.%d.%d', c.VERSION_MAJOR, ...
   c.VERSION_MINOR, c.VERSION_PATCH)), 'version matches the header macros');
-names = {VBMC.options().name};
+names = {VBMCRun.options().name};
 failures = failures + check(any(strcmp(names, 'seed')) && any(strcmp(names, 'max_fun_evals')), ...
   'option introspection');
 failures = failures + check(strcmp(vbmc_mex('status_name', c.E_NUMERIC), 'VBMC_E_NUMERIC'), ...
   'status names');
 
 try
-  VBMC([], [], [3 -3], [-3 3]);
+  VBMCRun([], [], [3 -3], [-3 3]);
   failures = failures + check(false, 'misordered box raises');
 catch err
   failures = failures + check(strcmp(err.identifier, 'vbmc:E_ARG') && ...
@@ -20,7 +20,7 @@ catch err
 end
 
 try
-  VBMC([], [], -1, 1, [], struct('no_such_option', 1));
+  VBMCRun([], [], -1, 1, [], struct('no_such_option', 1));
   failures = failures + check(false, 'unknown option raises');
 catch err
   failures = failures + check(strcmp(err.identifier, 'vbmc:E_OPTION'), ...
@@ -28,14 +28,16 @@ catch err
 end
 
 try
-  VBMC([], [], -1, 1, [], struct('seed', [1 2]));
+  VBMCRun([], [], -1, 1, [], struct('seed', [1 2]));
   failures = failures + check(false, 'a non-scalar option value raises');
 catch err
   failures = failures + check(strcmp(err.identifier, 'vbmc:E_OPTION') && ...
     ~isempty(strfind(err.message, 'seed')), 'a non-scalar option value raises vbmc:E_OPTION');
 end
 
-run = VBMC([], [], -1, 1, [], struct('seed', 3, 'display', 'off'));
+camel = VBMCRun([], [], -1, 1, [], struct('MaxFunEvals', 12, 'Display', 'off'));
+failures = failures + check(camel.stat('max_fun_evals') == 12, 'VBMCRun takes CamelCase option names');
+run = VBMCRun([], [], -1, 1, [], struct('seed', 3, 'display', 'off'));
 x = run.ask();
 try
   run.tell(x + 0.25, 0);
@@ -54,7 +56,7 @@ catch err
   failures = failures + check(strcmp(err.identifier, 'vbmc:handle'), 'a forged handle raises');
 end
 
-resumed = VBMC([], [], -1, 1, [], struct('display', 'off', 'max_fun_evals', 12));
+resumed = VBMCRun([], [], -1, 1, [], struct('display', 'off', 'max_fun_evals', 12));
 try
   resumed.run(@(x) error('model:failed', 'model failed'));
 catch err
@@ -64,7 +66,7 @@ resumed.run(gaussian_log_joint);
 failures = failures + check(isequal(size(left), [1 1]) && resumed.stat('func_count') == 12 && ...
   resumed.stat('finished') == 1, 'after an error, run evaluates the pending point and finishes');
 
-run = VBMC([], [], [-2 -2], [2 2], [], struct('seed', 5, 'display', 'off', 'max_fun_evals', 40));
+run = VBMCRun([], [], [-2 -2], [2 2], [], struct('seed', 5, 'display', 'off', 'max_fun_evals', 40));
 post = run.run(gaussian_log_joint);
 failures = failures + check(run.stat('finished') == 1 && isfinite(post.elbo), ...
   'run finishes with a finite ELBO');
@@ -72,9 +74,16 @@ reliable = run.stat('reliable');
 failures = failures + check(strncmp(run.result_message(), 'Inference terminated: ', 22) && ...
   (reliable == 0 || reliable == 1), ...
   'a finished run says why it stopped and gives a 0/1 reliability verdict');
-fresh = VBMC([], [], [-2 -2], [2 2], [], struct('display', 'off'));
+fresh = VBMCRun([], [], [-2 -2], [2 2], [], struct('display', 'off'));
 failures = failures + check(ischar(fresh.result_message()) && isempty(fresh.result_message()) && ...
   isnan(fresh.stat('reliable')), 'a fresh run has no result message and a NaN reliability verdict');
+failures = failures + check(~isequal(post.sample(4), post.sample(4)), 'draws are fresh by default');
+rand('state', 3); first = post.sample(4);
+rand('state', 3);
+failures = failures + check(isequal(first, post.sample(4)), 'the rand state makes default draws reproducible');
+[X, I] = post.sample(50, 3);
+failures = failures + check(isequal(X, post.sample(50, 3)) && all(I >= 1 & I <= post.components), ...
+  'sample labels its draws with 1-based components');
 X = post.sample(7, 11);
 failures = failures + check(isequal(size(X), [7 2]) && isequal(X, post.sample(7, 11)), ...
   'sample gives n x dim, reproducibly');
@@ -90,6 +99,108 @@ loaded = VBMCPosterior.load(path);
 failures = failures + check(loaded.elbo == post.elbo && isequal(loaded.log_pdf(X), lp), ...
   'posterior save/load round-trips');
 delete(path);
+
+% ---- validation at the boundary ---------------------------------------------------------------
+run3 = VBMCRun([], [], [-2 -2 -2], [2 2 2], [], struct('seed', 2, 'display', 'off', 'max_fun_evals', 30));
+post3 = run3.run(gaussian_log_joint);
+try
+  post3.log_pdf(zeros(3, 2));
+  failures = failures + check(false, 'log_pdf refuses a 3 x 2 matrix in 3-D');
+catch err
+  failures = failures + check(strcmp(err.identifier, 'vbmc:E_ARG') && ~isempty(strfind(err.message, '3 columns')), ...
+    'log_pdf refuses a 3 x 2 matrix in 3-D (never reshaped)');
+end
+try
+  post3.log_pdf([0 NaN 0]);
+  failures = failures + check(false, 'a NaN point raises');
+catch err
+  failures = failures + check(~isempty(strfind(err.message, 'NaN')) && isempty(strfind(err.message, 'rejected')), ...
+    'posterior errors carry the library''s message');
+end
+refused = VBMCRun([], [], -1, 1, [], struct('display', 'off'));
+returns = {[], 'text', [1 2 3], struct('a', 1), 1i};
+for i = 1:numel(returns)
+  bad = returns{i};
+  try
+    refused.run(@(x) bad);
+    failures = failures + check(false, 'a bad return raises');
+  catch err
+    failures = failures + check(strcmp(err.identifier, 'vbmc:fnvalue') && refused.stat('pending') == 1 && ...
+      refused.stat('func_count') == 0, sprintf('a target returning %s is refused, its point pending', class(bad)));
+  end
+end
+failed = VBMCRun([], [], -1, 1, [], struct('display', 'off', 'max_fun_evals', 12));
+try
+  failed.run(@(x) NaN);
+  failures = failures + check(false, 'an all-failed run raises');
+catch err
+  failures = failures + check(~isempty(strfind(err.message, 'without a single finite')), ...
+    'a run whose every evaluation failed says why');
+end
+
+% ---- output through mexPrintf, records --------------------------------------------------------
+loud = VBMCRun([], [], -1, 1, [], struct('display', 'iter', 'max_fun_evals', 15, 'seed', 1));
+shown = evalc('loud.run(@(x) -0.5 * x^2);');
+failures = failures + check(~isempty(strfind(shown, 'Iteration')) && ~isempty(strfind(shown, 'Inference terminated')), ...
+  'the iteration table is printed through mexPrintf');
+h = loud.history();
+e = loud.evaluations();
+failures = failures + check(numel(h.elbo) == loud.stat('iteration') && all(diff(h.func_count) > 0) && ...
+  isequal(size(e.X), [15 1]) && sum(e.in_training) == loud.stat('train_count'), 'history and evaluations');
+
+% ---- MATLAB VBMC's interface --------------------------------------------------------------------
+rand('seed', 7);
+target = @(x) log(5) - 0.5 * sum(((x - [1 -1]) ./ [0.5 2]).^2) - log(2 * pi * 0.5 * 2);
+opts = struct('Display', 'off', 'MaxFunEvals', 80, 'TolStableCount', 40);
+[vp, elbo, elbo_sd, exitflag, output] = vbmc(target, [0 0], -Inf, Inf, [-3 -5], [3 5], opts);
+failures = failures + check(abs(elbo - log(5)) < 0.05 && elbo_sd < 0.05 && any(exitflag == [0 1]) && ...
+  output.funccount <= 80 && ischar(output.message), 'vbmc finds the log evidence of a Gaussian (log 5)');
+[mu, Sigma] = vbmc_moments(vp);
+failures = failures + check(max(abs(mu - [1 -1])) < 0.1 && max(abs(diag(Sigma).' ./ [0.25 4] - 1)) < 0.1, ...
+  'vbmc_moments: mean and covariance');
+[Xs, Is] = vbmc_rnd(vp, 1000);
+failures = failures + check(isequal(size(Xs), [1000 2]) && isequal(size(Is), [1000 1]), 'vbmc_rnd shapes');
+y = vbmc_pdf(vp, Xs(1:5, :));
+failures = failures + check(isequal(size(y), [5 1]) && max(abs(log(y) - vbmc_pdf(vp, Xs(1:5, :), 1, 1))) < 1e-12, ...
+  'vbmc_pdf: density and log density');
+matfile = [tempname() '.mat'];
+save(matfile, 'vp');
+kept = load(matfile);
+delete(matfile);
+failures = failures + check(isequal(vbmc_pdf(kept.vp, Xs(1:5, :)), y), 'a vp survives save / load');
+defaults = vbmc('defaults');
+failures = failures + check(isfield(defaults, 'MaxFunEvals') && isfield(defaults, 'TolStableCount'), ...
+  'vbmc(''defaults'') lists options under CamelCase names');
+try
+  vbmc(target, [0 0], [], [], [-3 -5], [3 5], struct('MaxFunEval', 10));
+  failures = failures + check(false, 'an unknown option raises');
+catch err
+  failures = failures + check(strcmp(err.identifier, 'vbmc:E_OPTION') && ~isempty(strfind(err.message, 'MaxFunEval')), ...
+    'an unknown option name raises vbmc:E_OPTION naming it');
+end
+lastwarn('');
+[~, ~, ~, ~, noisy_output] = vbmc(@(x) deal(target(x), 0.5), [], [], [], [-3 -5], [3 5], ...
+  struct('Display', 'off', 'MaxFunEvals', 30, 'SpecifyTargetNoise', true, 'UncertaintyHandling', 1));
+[message, id] = lastwarn();
+failures = failures + check(strcmp(id, 'vbmc:ignoredOption') && noisy_output.funccount <= 30 && ...
+  ~isempty(strfind(message, 'UncertaintyHandling')), ...
+  'SpecifyTargetNoise takes [f, sd]; options libvbmc lacks are ignored with a warning');
+
+% ---- plots (PNG files for a person to look at) -------------------------------------------------
+plot_dir = getenv('VBMC_PLOT_DIR');
+if isempty(plot_dir), plot_dir = tempdir(); end
+if ~exist(plot_dir, 'dir'), mkdir(plot_dir); end
+graphics_toolkit('gnuplot');
+names = {'corner', 'elbo'};
+for i = 1:2
+  fig = figure('visible', 'off');
+  vbmc_plot(vp, names{i});
+  path = fullfile(plot_dir, ['octave_' names{i} '.png']);
+  print(fig, path, '-dpngcairo', '-S640,560');
+  close(fig);
+  info = dir(path);
+  failures = failures + check(~isempty(info) && info.bytes > 5000, ['vbmc_plot draws the ' names{i} ' plot']);
+end
 
 if failures > 0
   error('test_vbmc: %d checks failed', failures);

@@ -12,7 +12,7 @@ def banana_log_joint(x):
 
 
 def main():
-    run = vbmc.VBMC(lb=None, ub=None, plb=[-3.0, -3.0], pub=[3.0, 3.0],
+    run = vbmc.VBMCRun(lb=None, ub=None, plb=[-3.0, -3.0], pub=[3.0, 3.0],
                     options={"seed": 1, "display": "off"})
     while (x := run.ask()) is not None:
         run.tell(x, banana_log_joint(x))

@@ -1,6 +1,9 @@
 """Tests of the Python binding against the build's libvbmc (VBMC_LIBRARY, VBMC_HEADER set by meson)."""
+import logging
 import math
 import os
+import pickle
+import subprocess
 import sys
 import tempfile
 import unittest
@@ -13,6 +16,12 @@ import header  # noqa: E402
 
 import vbmc  # noqa: E402
 from vbmc import _capi  # noqa: E402
+
+try:
+    import matplotlib  # noqa: F401
+    HAVE_MATPLOTLIB = True
+except ImportError:
+    HAVE_MATPLOTLIB = False
 
 HEADER = os.environ.get("VBMC_HEADER",
                         os.path.join(HERE, "..", "..", "..", "include", "vbmc", "vbmc.h"))
@@ -43,18 +52,18 @@ class Signatures(unittest.TestCase):
 class Errors(unittest.TestCase):
     def test_bad_box_raises_with_library_message(self):
         with self.assertRaises(vbmc.VBMCError) as caught:
-            vbmc.VBMC(None, None, [3.0, -3.0], [-3.0, 3.0])
+            vbmc.VBMCRun(None, None, [3.0, -3.0], [-3.0, 3.0])
         self.assertEqual(caught.exception.status, vbmc.Status.E_ARG)
         self.assertIn("plb", caught.exception.message)
 
     def test_unknown_option_raises(self):
         with self.assertRaises(vbmc.VBMCError) as caught:
-            vbmc.VBMC(None, None, [-1.0], [1.0], options={"no_such_option": 1})
+            vbmc.VBMCRun(None, None, [-1.0], [1.0], options={"no_such_option": 1})
         self.assertEqual(caught.exception.status, vbmc.Status.E_OPTION)
         self.assertIn("no_such_option", caught.exception.message)
 
     def test_tell_of_point_not_pending_raises_and_keeps_run_usable(self):
-        run = vbmc.VBMC(None, None, [-1.0], [1.0], options={"seed": 3, "display": "off"})
+        run = vbmc.VBMCRun(None, None, [-1.0], [1.0], options={"seed": 3, "display": "off"})
         x = run.ask()
         with self.assertRaises(vbmc.VBMCError) as caught:
             run.tell(x + 0.25, 0.0)
@@ -62,8 +71,16 @@ class Errors(unittest.TestCase):
         self.assertGreater(len(caught.exception.message), 0)
         run.tell(x, gaussian_log_joint(x))
 
+    def test_the_ask_tell_form_keeps_the_name_vbmc(self):
+        run = vbmc.VBMC(None, None, [-1.0], [1.0], options={"seed": 3, "display": "off"})
+        self.assertIsInstance(run, vbmc.VBMCRun)
+        keywords = vbmc.VBMC(lb=None, ub=None, plb=[-1.0], pub=[1.0], options={"display": "off"})
+        self.assertIsInstance(keywords, vbmc.VBMCRun)
+        drop_in = vbmc.VBMC(gaussian_log_joint, [0.0], None, None, [-1.0], [1.0])
+        self.assertNotIsInstance(drop_in, vbmc.VBMCRun)
+
     def test_wrong_shape_is_rejected_before_the_library(self):
-        run = vbmc.VBMC(None, None, [-1.0, -1.0], [1.0, 1.0], options={"display": "off"})
+        run = vbmc.VBMCRun(None, None, [-1.0, -1.0], [1.0, 1.0], options={"display": "off"})
         with self.assertRaises(ValueError):
             run.tell([0.0, 0.0, 0.0], 0.0)
 
@@ -79,7 +96,7 @@ class Options(unittest.TestCase):
 class Posterior(unittest.TestCase):
     @classmethod
     def setUpClass(cls):
-        cls.run_ = vbmc.VBMC(None, None, [-2.0, -2.0], [2.0, 2.0],
+        cls.run_ = vbmc.VBMCRun(None, None, [-2.0, -2.0], [2.0, 2.0],
                              options={"seed": 5, "display": "off", "max_fun_evals": 40})
         cls.post = cls.run_.run(gaussian_log_joint)
 
@@ -91,11 +108,16 @@ class Posterior(unittest.TestCase):
     def test_result_message_and_verdict(self):
         self.assertTrue(self.run_.result_message().startswith("Inference terminated: "))
         self.assertIn(self.run_.stat("reliable"), (0.0, 1.0))
-        fresh = vbmc.VBMC(None, None, [-2.0, -2.0], [2.0, 2.0], options={"display": "off"})
+        fresh = vbmc.VBMCRun(None, None, [-2.0, -2.0], [2.0, 2.0], options={"display": "off"})
         self.assertEqual(fresh.result_message(), "")
         self.assertTrue(math.isnan(fresh.stat("reliable")))
 
     def test_shapes_and_reproducible_sampling(self):
+        self.assertFalse(np.array_equal(self.post.sample(4), self.post.sample(4)))
+        np.random.seed(3)
+        first = self.post.sample(4)
+        np.random.seed(3)
+        np.testing.assert_array_equal(first, self.post.sample(4))
         draws = self.post.sample(7, seed=11)
         self.assertEqual(draws.shape, (7, 2))
         np.testing.assert_array_equal(draws, self.post.sample(7, seed=11))
@@ -126,8 +148,8 @@ class Posterior(unittest.TestCase):
 class Checkpoint(unittest.TestCase):
     def test_resumed_run_continues_identically(self):
         options = {"seed": 2, "display": "off", "max_fun_evals": 30}
-        reference = vbmc.VBMC(None, None, [-2.0], [2.0], options=options)
-        resumed = vbmc.VBMC(None, None, [-2.0], [2.0], options=options)
+        reference = vbmc.VBMCRun(None, None, [-2.0], [2.0], options=options)
+        resumed = vbmc.VBMCRun(None, None, [-2.0], [2.0], options=options)
         for _ in range(12):
             for run in (reference, resumed):
                 x = run.ask()
@@ -136,14 +158,14 @@ class Checkpoint(unittest.TestCase):
             path = os.path.join(folder, "run.vbmc")
             resumed.save(path)
             resumed.close()
-            resumed = vbmc.VBMC.load(path)
+            resumed = vbmc.VBMCRun.load(path)
         self.assertEqual(reference.run(gaussian_log_joint).elbo,
                          resumed.run(gaussian_log_joint).elbo)
 
 
 class CallbackErrors(unittest.TestCase):
     def test_exception_in_fn_propagates_and_leaves_point_pending(self):
-        run = vbmc.VBMC(None, None, [-1.0], [1.0], options={"display": "off"})
+        run = vbmc.VBMCRun(None, None, [-1.0], [1.0], options={"display": "off"})
 
         def broken(x):
             raise KeyError("model failed")
@@ -154,7 +176,8 @@ class CallbackErrors(unittest.TestCase):
         self.assertEqual(run.stat("pending"), 0.0)
 
     def test_run_after_an_exception_starts_with_the_pending_point(self):
-        run = vbmc.VBMC(None, None, [-1.0], [1.0], options={"display": "off", "max_fun_evals": 12})
+        run = vbmc.VBMCRun(None, None, [-1.0], [1.0],
+                           options={"display": "off", "max_fun_evals": 12})
         seen = []
 
         def broken(x):
@@ -170,6 +193,149 @@ class CallbackErrors(unittest.TestCase):
         np.testing.assert_array_equal(seen[0], left)
         self.assertEqual(run.stat("func_count"), 12.0)
         self.assertEqual(run.stat("finished"), 1.0)
+
+
+class Loading(unittest.TestCase):
+    """Importing vbmc without a usable library says what to do (in a fresh interpreter)."""
+
+    def import_error(self, library):
+        env = dict(os.environ, VBMC_LIBRARY=library)
+        done = subprocess.run([sys.executable, "-c", "import vbmc"], env=env, text=True,
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        self.assertNotEqual(done.returncode, 0)
+        self.assertIn("ImportError", done.stderr)
+        return done.stderr
+
+    def test_missing_library_says_how_to_install(self):
+        message = self.import_error("/nonexistent/libvbmc.so")
+        self.assertIn("could not be loaded", message)
+        self.assertIn("VBMC_LIBRARY", message)
+        self.assertIn("pip install --no-build-isolation", message)
+
+    def test_library_without_the_functions_is_named(self):
+        message = self.import_error("libm.so.6")
+        self.assertIn("needs the function vbmc_version", message)
+
+
+class Validation(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.run_ = vbmc.VBMCRun(None, None, [-2.0] * 3, [2.0] * 3,
+                                options={"seed": 1, "display": "off", "max_fun_evals": 30})
+        cls.post = cls.run_.run(gaussian_log_joint)
+
+    def test_point_sets_of_the_wrong_shape_are_refused(self):
+        for bad in ([1.0, 2.0], np.zeros((3, 2)), np.zeros((2, 3, 1)), [[1.0, 2.0, 3.0, 4.0]]):
+            with self.assertRaises(ValueError) as caught:
+                self.post.log_pdf(bad)
+            self.assertIn("(n, 3)", str(caught.exception))
+        with self.assertRaises(TypeError):
+            self.post.log_pdf([["a", "b", "c"]])
+        self.assertEqual(self.post.log_pdf(np.zeros((0, 3))).shape, (0,))
+
+    def test_library_messages_are_reported(self):
+        with self.assertRaises(vbmc.VBMCError) as caught:
+            self.post.log_pdf([0.0, float("nan"), 0.0])
+        self.assertIn("NaN", caught.exception.message)
+        self.assertNotIn("rejected", caught.exception.message)
+        with self.assertRaises(ValueError):
+            self.post.sample(-1)
+
+    def test_function_returns_that_are_not_one_number_are_refused(self):
+        run = vbmc.VBMCRun(None, None, [-1.0], [1.0], options={"display": "off"})
+        for bad, error in ((None, TypeError), (np.array([]), ValueError), ("1.5", TypeError),
+                           ([1.0, 2.0], ValueError), ((1.0,), TypeError)):
+            with self.assertRaises(error, msg=repr(bad)) as caught:
+                run.run(lambda x, value=bad: value)
+            self.assertIn("log joint returned at x = ", str(caught.exception))
+            self.assertEqual(run.stat("pending"), 1.0)
+            self.assertEqual(run.stat("func_count"), 0.0)
+        run.run(lambda x: np.array([-0.5 * x[0] ** 2]))  # a one-element array is a number
+        self.assertEqual(run.stat("finished"), 1.0)
+
+    def test_a_run_whose_every_evaluation_failed_says_why(self):
+        run = vbmc.VBMCRun(None, None, [-1.0], [1.0],
+                           options={"display": "off", "max_fun_evals": 12})
+        with self.assertRaises(vbmc.VBMCError) as caught:
+            run.run(lambda x: float("nan"))
+        self.assertIn("without a single finite log-joint value", caught.exception.message)
+
+
+class Records(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.run_ = vbmc.VBMCRun(None, None, [-2.0, -2.0], [2.0, 2.0],
+                                options={"seed": 4, "display": "off", "max_fun_evals": 40})
+        cls.values = []
+
+        def target(x):
+            cls.values.append(gaussian_log_joint(x))
+            return cls.values[-1]
+        cls.post = cls.run_.run(target)
+
+    def test_history_has_one_entry_per_iteration(self):
+        history = self.run_.history()
+        n = int(self.run_.stat("iteration"))
+        self.assertEqual(sorted(history), sorted(("iteration",) + vbmc.HISTORY_SERIES))
+        for name, values in history.items():
+            self.assertEqual(values.shape, (n,), name)
+        self.assertTrue(np.all(np.diff(history["func_count"]) > 0))
+        self.assertTrue(np.all(history["elbo_sd"] >= 0))
+
+    def test_evaluations_are_the_told_values(self):
+        record = self.run_.evaluations()
+        self.assertEqual(record["x"].shape, (40, 2))
+        np.testing.assert_array_equal(record["log_joint"], self.values)
+        self.assertEqual(int(record["in_training"].sum()), int(self.run_.stat("train_count")))
+
+    def test_sample_components_gives_sample_draws_and_labels(self):
+        draws, labels = self.post.sample_components(500, seed=8)
+        np.testing.assert_array_equal(draws, self.post.sample(500, seed=8))
+        self.assertTrue(np.all((labels >= 0) & (labels < self.post.components)))
+
+    def test_runs_and_posteriors_pickle(self):
+        again = pickle.loads(pickle.dumps(self.run_))
+        self.assertEqual(again.stat("func_count"), 40.0)
+        np.testing.assert_array_equal(again.history()["elbo"], self.run_.history()["elbo"])
+        post = pickle.loads(pickle.dumps(self.post))
+        x = self.post.sample(5, seed=1)
+        np.testing.assert_array_equal(post.log_pdf(x), self.post.log_pdf(x))
+
+    @unittest.skipUnless(HAVE_MATPLOTLIB, "matplotlib is not installed")
+    def test_both_plots_are_drawn(self):
+        folder = os.environ.get("VBMC_PLOT_DIR") or tempfile.mkdtemp()
+        os.makedirs(folder, exist_ok=True)
+        for name, figure in (("python_corner.png", self.post.plot(self.run_.evaluations(),
+                                                                  n_samples=20000, seed=1)),
+                             ("python_elbo.png", self.run_.plot_elbo(title="ask-tell run"))):
+            path = os.path.join(folder, name)
+            figure.savefig(path, dpi=80)
+            self.assertGreater(os.path.getsize(path), 5000)
+
+
+class Logging(unittest.TestCase):
+    def test_iteration_table_goes_to_the_vbmc_logger(self):
+        run = vbmc.VBMCRun(None, None, [-1.0], [1.0],
+                           options={"display": "iter", "max_fun_evals": 15})
+        with self.assertLogs("vbmc", level="INFO") as logs:
+            run.run(lambda x: -0.5 * float(x[0]) ** 2)
+        text = "\n".join(logs.output)
+        self.assertIn("Iteration", text)
+        self.assertIn("Inference terminated", text)
+
+    def test_display_off_sends_nothing(self):
+        run = vbmc.VBMCRun(None, None, [-1.0], [1.0],
+                           options={"display": "off", "max_fun_evals": 15})
+        logger = logging.getLogger("vbmc")
+        seen = []
+        handler = logging.Handler()
+        handler.emit = seen.append
+        logger.addHandler(handler)
+        try:
+            run.run(lambda x: -0.5 * float(x[0]) ** 2)
+        finally:
+            logger.removeHandler(handler)
+        self.assertEqual(seen, [])
 
 
 if __name__ == "__main__":

@@ -1,26 +1,39 @@
 """Variational Bayesian Monte Carlo (libvbmc) from Python: a thin ctypes layer over the C API.
 
-    import vbmc
-    run = vbmc.VBMC(lb=None, ub=None, plb=[-3, -3], pub=[3, 3], options={"seed": 1})
+PyVBMC's interface (a script written for PyVBMC runs by changing its import):
+
+    from vbmc import VBMC
+    vbmc = VBMC(log_joint, x0, lb, ub, plb, pub, options={"max_fun_evals": 100})
+    vp, results = vbmc.optimize()
+    samples, components = vp.sample(1000); vp.moments(cov_flag=True); vp.plot()
+
+The ask-tell interface, for targets evaluated elsewhere (a cluster, another process, later):
+
+    run = vbmc.VBMCRun(lb=None, ub=None, plb=[-3, -3], pub=[3, 3], options={"seed": 1})
     while (x := run.ask()) is not None:
         run.tell(x, log_joint(x))
     post = run.posterior()
     post.elbo, post.sample(1000), post.log_pdf(points), post.moments()
 
 Arrays go in and come out as numpy float64 arrays; a set of n points is an (n, dim) array.
-Every failed call raises VBMCError carrying the library's status and message.
+Every failed call raises VBMCError carrying the library's status and message; arrays of the
+wrong shape and targets that return no number raise TypeError or ValueError first. The
+library's output goes to the logger "vbmc" (see vbmc._logging).
 """
 import ctypes
+import os
+import tempfile
 import weakref
 
 import numpy as np
 
-from . import _capi
+from . import _capi, _logging, _plot, _validate
 from ._capi import lib
 from ._constants import (Status, MAX_DIM, VERSION_MAJOR, VERSION_MINOR, VERSION_PATCH,  # noqa: F401
                          __version__)
 
-__all__ = ["VBMC", "Posterior", "VBMCError", "Status", "options", "version"]
+__all__ = ["VBMC", "VariationalPosterior", "VBMCRun", "Posterior", "VBMCError", "Status",
+           "options", "version"]
 
 
 class VBMCError(RuntimeError):
@@ -45,29 +58,36 @@ def _check(status, message_source):
     return status
 
 
-def _vector(values, dim, what):
-    """A C-contiguous float64 copy of `values` with shape (dim,), or None for None."""
-    if values is None:
-        return None
-    array = np.ascontiguousarray(values, dtype=np.float64)
-    if array.shape != (dim,):
-        raise ValueError("%s must have shape (%d,), not %s" % (what, dim, array.shape))
-    return array
-
-
-def _points(values, dim):
-    """A C-contiguous (n, dim) float64 array from one point (dim,) or n points (n, dim)."""
-    array = np.ascontiguousarray(values, dtype=np.float64)
-    if array.ndim == 1:
-        array = array.reshape(1, -1)
-    if array.ndim != 2 or array.shape[1] != dim:
-        raise ValueError("x must have shape (dim,) or (n, dim) with dim = %d, not %s"
-                         % (dim, np.shape(values)))
-    return array
-
-
 def _ptr(array):
     return None if array is None else array.ctypes.data_as(_capi.double_p)
+
+
+def _int_ptr(array):
+    return array.ctypes.data_as(_capi.int_p)
+
+
+def _fresh_seed():
+    """A seed from numpy's global generator: fresh draws each call, reproducible after
+    np.random.seed(...), as PyVBMC's sampling is."""
+    return int(np.random.randint(0, 2**53, dtype=np.int64))
+
+
+def _file_bytes(write):
+    """The bytes that write(path) puts in a file (for pickling handles)."""
+    with tempfile.TemporaryDirectory() as folder:
+        path = os.path.join(folder, "state")
+        write(path)
+        with open(path, "rb") as handle:
+            return handle.read()
+
+
+def _from_bytes(data, read):
+    """read(path) of a file holding data (for unpickling handles)."""
+    with tempfile.TemporaryDirectory() as folder:
+        path = os.path.join(folder, "state")
+        with open(path, "wb") as handle:
+            handle.write(data)
+        return read(path)
 
 
 def version():
@@ -118,9 +138,20 @@ class Posterior:
         self.elbo_sd = elbo_sd.value
 
     def _call(self, name, *args):
-        """Call vbmc_post_<name>; snapshots keep no message, so the error names the call."""
+        """Call vbmc_post_<name>; the message of a failure is the thread's handle-less one."""
         return _check(getattr(lib, "vbmc_post_" + name)(self._handle, *args),
-                      lambda: "vbmc_post_%s rejected its arguments" % name)
+                      lambda: lib.vbmc_last_error(None))
+
+    def __getstate__(self):
+        return {"file": _file_bytes(self.save)}
+
+    def __setstate__(self, state):
+        def read(path):
+            handle = ctypes.POINTER(_capi.Post)()
+            _check(lib.vbmc_post_load(ctypes.byref(handle), path.encode()),
+                   lambda: lib.vbmc_last_error(None))
+            return handle
+        self.__init__(_from_bytes(state["file"], read))
 
     @classmethod
     def load(cls, path):
@@ -134,15 +165,26 @@ class Posterior:
         """Write the snapshot to a file (atomically)."""
         self._call("save", str(path).encode())
 
-    def sample(self, n, seed=0):
-        """n draws as an (n, dim) array; the same seed gives the same draws."""
-        draws = np.empty((int(n), self.dim))
-        self._call("sample", int(n), int(seed), _ptr(draws))
+    def sample(self, n, seed=None):
+        """n draws as an (n, dim) array. seed=None draws a fresh seed from numpy's global
+        generator (np.random.seed makes it reproducible); the same seed gives the same draws."""
+        n = _validate.count(n)
+        draws = np.empty((n, self.dim))
+        self._call("sample", n, _fresh_seed() if seed is None else int(seed), _ptr(draws))
         return draws
+
+    def sample_components(self, n, seed=None):
+        """(draws, components): sample(n, seed)'s draws and the mixture component (0-based) that
+        each came from."""
+        n = _validate.count(n)
+        draws, components = np.empty((n, self.dim)), np.empty(n, dtype=np.intc)
+        self._call("sample_components", n, _fresh_seed() if seed is None else int(seed),
+                   _ptr(draws), _int_ptr(components))
+        return draws, components
 
     def log_pdf(self, x):
         """Log density at x: a float for one point (dim,), an (n,) array for points (n, dim)."""
-        points = _points(x, self.dim)
+        points = _validate.points(x, self.dim)
         values = np.empty(points.shape[0])
         self._call("log_pdf", points.shape[0], _ptr(points), _ptr(values))
         return float(values[0]) if np.ndim(x) == 1 else values
@@ -153,22 +195,30 @@ class Posterior:
         self._call("moments", _ptr(mean), _ptr(cov))
         return mean, cov
 
+    def plot(self, evaluations=None, n_samples=100000, labels=None, title=None, seed=None):
+        """Corner plot of n_samples draws (1-D histograms on the diagonal, 2-D below), with the
+        evaluations of a run (VBMCRun.evaluations()) over them when given. Returns the
+        matplotlib figure."""
+        return _plot.corner(self.sample(n_samples, seed), evaluations, labels=labels, title=title)
+
     def __repr__(self):
         return "Posterior(dim=%d, components=%d, elbo=%g, elbo_sd=%g)" % (
             self.dim, self.components, self.elbo, self.elbo_sd)
 
 
-class VBMC:
+class VBMCRun:
     """One inference run: ask for points, tell their log joint, read the posterior.
 
-    VBMC(lb, ub, plb, pub, x0=None, options=None): lb/ub are the hard bounds (None or +-inf for
-    unbounded), plb/pub the finite plausible box, x0 the start (None: the box's centre), options
-    a dict of option names (PyVBMC's, see vbmc.options()) to values.
+    VBMCRun(lb, ub, plb, pub, x0=None, options=None): lb/ub are the hard bounds (None or +-inf
+    for unbounded), plb/pub the finite plausible box, x0 the start (None: the box's centre),
+    options a dict of option names (PyVBMC's, see vbmc.options()) to values.
     """
 
     def __init__(self, lb, ub, plb, pub, x0=None, options=None):
+        if plb is None or pub is None:
+            raise ValueError("plb and pub (the plausible box) are required")
         dim = np.size(plb)
-        arrays = [_vector(v, dim, what) for v, what in
+        arrays = [_validate.vector(v, dim, what) for v, what in
                   ((x0, "x0"), (lb, "lb"), (ub, "ub"), (plb, "plb"), (pub, "pub"))]
         opts = _make_options(options)
         handle = ctypes.POINTER(_capi.Run)()
@@ -184,6 +234,18 @@ class VBMC:
         self._handle = handle
         self._finalizer = weakref.finalize(self, lib.vbmc_destroy, handle)
         self.dim = lib.vbmc_dim(handle)
+        _logging.connect(handle)
+
+    def __getstate__(self):
+        return {"file": _file_bytes(self.save)}
+
+    def __setstate__(self, state):
+        def read(path):
+            handle = ctypes.POINTER(_capi.Run)()
+            _check(lib.vbmc_load(ctypes.byref(handle), path.encode()),
+                   lambda: lib.vbmc_last_error(None))
+            return handle
+        self._adopt(_from_bytes(state["file"], read))
 
     @classmethod
     def load(cls, path):
@@ -216,17 +278,17 @@ class VBMC:
 
     def tell(self, x, log_joint, sd=0.0):
         """Report the log joint at a point returned by ask(); sd > 0 for a noisy estimate."""
-        point = _vector(x, self.dim, "x")
+        point = _validate.vector(x, self.dim, "x")
         self._check(lib.vbmc_tell(self._handle, _ptr(point), float(log_joint), float(sd)))
 
     def tell_extra(self, x, log_joint, sd=0.0):
         """Add an evaluation that was not asked for to the training set."""
-        point = _vector(x, self.dim, "x")
+        point = _validate.vector(x, self.dim, "x")
         self._check(lib.vbmc_tell_extra(self._handle, _ptr(point), float(log_joint), float(sd)))
 
     def abandon(self, x):
         """Give up a pending point without a value; the run will ask again."""
-        point = _vector(x, self.dim, "x")
+        point = _validate.vector(x, self.dim, "x")
         self._check(lib.vbmc_abandon(self._handle, _ptr(point)))
 
     def pending(self):
@@ -242,6 +304,36 @@ class VBMC:
         value = ctypes.c_double()
         self._check(lib.vbmc_stat(self._handle, name.encode(), ctypes.byref(value)))
         return value.value
+
+    def history(self):
+        """The record of each completed iteration, oldest first: a dict of (iterations,) arrays,
+        "iteration" (1-based) and the series of vbmc_history ("func_count", "elbo", "elbo_sd",
+        "skl", "r_index", "components", "train_count", "gp_samples", "stable", "warmup")."""
+        n = int(self.stat("iteration"))
+        record = {"iteration": np.arange(1, n + 1)}
+        for name in HISTORY_SERIES:
+            values = np.empty(n)
+            self._check(lib.vbmc_history(self._handle, name.encode(), n, _ptr(values)))
+            record[name] = values
+        return record
+
+    def evaluations(self):
+        """Every evaluation told, in order: a dict with "x" (n, dim), "log_joint" (n,) (non-finite
+        where it failed), "log_joint_sd" (n,) and "in_training" (n,) booleans (in the surrogate's
+        training set: not failed, trimmed or a penalty)."""
+        n = int(self.stat("func_count"))
+        x, log_joint, sd = np.empty((n, self.dim)), np.empty(n), np.empty(n)
+        in_training = np.empty(n, dtype=np.intc)
+        self._check(lib.vbmc_evaluations(self._handle, n, _ptr(x), _ptr(log_joint), _ptr(sd),
+                                         _int_ptr(in_training)))
+        return {"x": x, "log_joint": log_joint, "log_joint_sd": sd,
+                "in_training": in_training.astype(bool)}
+
+    def plot_elbo(self, title=None):
+        """The ELBO +- SD of each iteration against the evaluations told, with the returned
+        posterior's ELBO once the run has finished. Returns the matplotlib figure."""
+        final = (self.stat("elbo"), self.stat("elbo_sd")) if self.stat("finished") else None
+        return _plot.elbo_trace(self.history(), final, title=title)
 
     def result_message(self):
         """How the run ended: why it stopped and, if its result is unreliable, why ("" while it runs)."""
@@ -260,8 +352,9 @@ class VBMC:
     def run(self, fn):
         """Ask-tell until the run finishes and return the posterior.
 
-        fn(x) returns the log joint at x, or a pair (log_joint, sd) for a noisy estimate. The
-        loop runs in Python (not through vbmc_run), so an exception raised by fn propagates
+        fn(x) returns the log joint at x (a number or one-element array), or a tuple
+        (log_joint, sd) for a noisy estimate; anything else raises TypeError or ValueError with
+        the point pending. The loop runs in Python (not through vbmc_run), so an exception raised by fn propagates
         normally and leaves the run usable: its point stays pending (see pending(), abandon()),
         and the next run() evaluates pending points before asking for new ones.
         """
@@ -271,9 +364,15 @@ class VBMC:
             if x is None:
                 break
             value = fn(x.copy())
-            log_joint, sd = value if isinstance(value, tuple) else (value, 0.0)
-            self.tell(x, log_joint, sd)
+            self.tell(x, *_validate.log_joint_value(value, x, isinstance(value, tuple)))
         return self.posterior()
 
     def __repr__(self):
-        return "VBMC(dim=%d)" % self.dim
+        return "VBMCRun(dim=%d)" % self.dim
+
+
+# The series of vbmc_history, in the header's order.
+HISTORY_SERIES = ("func_count", "elbo", "elbo_sd", "skl", "r_index", "components",
+                  "train_count", "gp_samples", "stable", "warmup")
+
+from ._pyvbmc import VBMC, VariationalPosterior  # noqa: E402  (it builds on the classes above)

@@ -1,13 +1,25 @@
-"""ctypes declarations of the C API in include/vbmc/vbmc.h: one line per function, nothing else.
+"""ctypes declarations of the C API in include/vbmc/vbmc.h, and the loading of the library.
 
-The shared library is found, in order, at the path in the environment variable VBMC_LIBRARY, by
-ctypes.util.find_library("vbmc"), or as "libvbmc.so.0" on the loader's search path.
+The shared library is, in order: the file named by the environment variable VBMC_LIBRARY (and
+only that one when it is set); the copy pip built into this package (vbmc/libvbmc.so); libvbmc
+installed on the system (ctypes.util.find_library("vbmc"), then "libvbmc.so.0" on the loader's
+search path). When none loads, importing vbmc raises ImportError saying how to get one.
 """
 import ctypes
 import ctypes.util
 import os
 from ctypes import (CFUNCTYPE, POINTER, Structure, c_char_p, c_double, c_int, c_longlong,
                     c_size_t, c_uint64, c_void_p)
+
+from ._constants import __version__
+
+BUNDLED_LIBRARY = os.path.join(os.path.dirname(os.path.abspath(__file__)), "libvbmc.so")
+HOW_TO_INSTALL = (
+    "Install this package with pip from the libvbmc source tree, which builds the library into "
+    "it (offline, with Debian's python3-mesonpy): python3 -m venv --system-site-packages VENV && "
+    "VENV/bin/pip install --no-build-isolation /path/to/libvbmc. Or install libvbmc itself "
+    "(meson setup build && ninja -C build install && ldconfig), or set VBMC_LIBRARY to the path "
+    "of a libvbmc.so.")
 
 
 class Opts(Structure):
@@ -24,6 +36,7 @@ class Post(Structure):
 
 status_t = c_int
 double_p = POINTER(c_double)
+int_p = POINTER(c_int)
 log_joint_fn = CFUNCTYPE(c_double, double_p, double_p, c_void_p)
 log_fn = CFUNCTYPE(None, c_void_p, c_int, c_char_p)
 
@@ -56,6 +69,8 @@ SIGNATURES = {
     "vbmc_stat": (status_t, [POINTER(Run), c_char_p, double_p]),
     "vbmc_result_message": (c_char_p, [POINTER(Run)]),
     "vbmc_run": (status_t, [POINTER(Run), log_joint_fn, c_void_p]),
+    "vbmc_history": (status_t, [POINTER(Run), c_char_p, c_size_t, double_p]),
+    "vbmc_evaluations": (status_t, [POINTER(Run), c_size_t, double_p, double_p, double_p, int_p]),
     "vbmc_set_logger": (status_t, [POINTER(Run), log_fn, c_void_p]),
     "vbmc_save": (status_t, [POINTER(Run), c_char_p]),
     "vbmc_load": (status_t, [POINTER(POINTER(Run)), c_char_p]),
@@ -65,6 +80,8 @@ SIGNATURES = {
     "vbmc_post_components": (c_int, [POINTER(Post)]),
     "vbmc_post_elbo": (status_t, [POINTER(Post), double_p, double_p]),
     "vbmc_post_sample": (status_t, [POINTER(Post), c_size_t, c_uint64, double_p]),
+    "vbmc_post_sample_components": (status_t, [POINTER(Post), c_size_t, c_uint64, double_p,
+                                               int_p]),
     "vbmc_post_log_pdf": (status_t, [POINTER(Post), c_size_t, double_p, double_p]),
     "vbmc_post_moments": (status_t, [POINTER(Post), double_p, double_p]),
     "vbmc_post_save": (status_t, [POINTER(Post), c_char_p]),
@@ -72,14 +89,46 @@ SIGNATURES = {
 }
 
 
-def _load():
-    path = os.environ.get("VBMC_LIBRARY") or ctypes.util.find_library("vbmc") or "libvbmc.so.0"
-    library = ctypes.CDLL(path)
+def _candidates():
+    """(path, where it came from) of each library to try, in order."""
+    explicit = os.environ.get("VBMC_LIBRARY")
+    if explicit:
+        return [(explicit, "VBMC_LIBRARY")]
+    found = [(BUNDLED_LIBRARY, "this package")] if os.path.exists(BUNDLED_LIBRARY) else []
+    system = ctypes.util.find_library("vbmc")
+    if system:
+        found.append((system, "the system"))
+    return found + [("libvbmc.so.0", "the loader's search path")]
+
+
+def _declare(library, path):
+    """Set every function's restype and argtypes; ImportError if the library lacks one."""
     for name, (restype, argtypes) in SIGNATURES.items():
-        function = getattr(library, name)
+        try:
+            function = getattr(library, name)
+        except AttributeError:
+            version = library.vbmc_version() if hasattr(library, "vbmc_version") else None
+            raise ImportError(
+                "vbmc %s needs the function %s, which %s (libvbmc %s) lacks: the library is "
+                "older than the package or is not libvbmc. %s"
+                % (__version__, name, path, version.decode() if version else "unknown",
+                   HOW_TO_INSTALL)) from None
         function.restype = restype
         function.argtypes = argtypes
-    return library
 
 
-lib = _load()
+def _load():
+    failures = []
+    for path, origin in _candidates():
+        try:
+            library = ctypes.CDLL(path)
+        except OSError as error:
+            failures.append("%s (from %s): %s" % (path, origin, error))
+            continue
+        _declare(library, path)
+        return library, path
+    raise ImportError("vbmc: the C library libvbmc could not be loaded. Tried " +
+                      "; ".join(failures) + ". " + HOW_TO_INSTALL)
+
+
+lib, LIBRARY_PATH = _load()

@@ -1,5 +1,6 @@
-# R interface to libvbmc: every function is a thin wrapper over one .Call into src/vbmc_r.c,
-# which makes one call of the C library. Point sets are n x dim matrices.
+# R interface to libvbmc: every function is a thin wrapper over .Call routines of src/vbmc_r.c,
+# each making one call of the C library. Point sets are n x dim matrices; parameter names (the
+# names of plb, pub, x0, lb or ub) are kept on points, draws and moments.
 
 # Signal the library's error as a condition of class "vbmc_error" (called from the C glue).
 vbmc_raise <- function(code, name, message) {
@@ -9,105 +10,146 @@ vbmc_raise <- function(code, name, message) {
   stop(condition)
 }
 
-#' Version of the loaded libvbmc, "MAJOR.MINOR.PATCH"
+# Show the lines the run's logger buffered: warnings with warning(), the rest with message().
+flush_log <- function(run) {
+  lines <- .Call(C_take_log, run$handle)
+  levels <- attr(lines, "level")
+  for (i in seq_along(lines)) {
+    if (levels[i] <= vbmc_constants[["LOG_WARN"]]) warning(lines[i], call. = FALSE)
+    else message(lines[i])
+  }
+}
+
+# A seed from R's generator: fresh each call, reproducible after set.seed().
+random_seed <- function() floor(stats::runif(1) * 2^26) * 2^26 + floor(stats::runif(1) * 2^26)
+
+# The parameter names: the first of plb, pub, x0, lb, ub that has names.
+parameter_names <- function(...) {
+  for (v in list(...)) if (!is.null(names(v))) return(names(v))
+  NULL
+}
+
+as_point <- function(x, dim, what = "x") {
+  if (!is.numeric(x) || is.matrix(x) && nrow(x) != 1 || length(x) != dim)
+    stop(sprintf("%s must be a numeric vector of length %d", what, dim), call. = FALSE)
+  as.double(x)
+}
+
+# An n x dim double matrix from one point (a vector of length dim) or a matrix / data frame
+# with dim columns; anything else is refused (never recycled or re-read in another shape).
+as_points <- function(x, dim, what = "x") {
+  if (is.data.frame(x)) x <- as.matrix(x)
+  if (!is.numeric(x)) stop(what, " must be numeric", call. = FALSE)
+  if (is.null(dim(x))) {
+    if (length(x) != dim)
+      stop(sprintf("%s must be one point (a vector of length %d) or a matrix with %d columns, not a vector of length %d",
+                   what, dim, dim, length(x)), call. = FALSE)
+    x <- matrix(x, nrow = 1)
+  }
+  if (length(dim(x)) != 2 || ncol(x) != dim)
+    stop(sprintf("%s must have %d columns (one point per row), not %s", what, dim,
+                 paste(dim(x), collapse = " x ")), call. = FALSE)
+  storage.mode(x) <- "double"
+  x
+}
+
+with_names <- function(values, names) {
+  if (is.matrix(values)) colnames(values) <- names else names(values) <- names
+  values
+}
+
 vbmc_version <- function() .Call(C_version)
 
-#' Every option of the library: a data frame with name, type, default and help
 vbmc_options <- function() as.data.frame(.Call(C_options), stringsAsFactors = FALSE)
 
-#' Create a run
-#'
-#' @param lb,ub hard bounds (NULL or -Inf/Inf for unbounded)
-#' @param plb,pub finite plausible box; its length is the dimension
-#' @param x0 starting point (NULL: the centre of the plausible box)
-#' @param options named list of options (PyVBMC's names, see vbmc_options())
+new_run <- function(handle, names) {
+  run <- structure(list(handle = handle, dim = .Call(C_dim, handle), names = names),
+                   class = "vbmc")
+  flush_log(run)
+  run
+}
+
 vbmc <- function(lb = NULL, ub = NULL, plb, pub, x0 = NULL, options = list()) {
   as_vector <- function(v) if (is.null(v)) NULL else as.double(v)
   if (length(options) > 0 && (is.null(names(options)) || any(names(options) == "")))
-    stop("options must be a named list")
+    stop("options must be a named list", call. = FALSE)
+  options <- as.list(options)
+  if (is.character(options$checkpoint_file)) options$checkpoint_file <- path.expand(options$checkpoint_file)
   handle <- .Call(C_create, as_vector(lb), as_vector(ub), as_vector(plb), as_vector(pub),
-                  as_vector(x0), as.list(options))
-  structure(list(handle = handle, dim = .Call(C_dim, handle)), class = "vbmc")
+                  as_vector(x0), options)
+  new_run(handle, parameter_names(plb, pub, x0, lb, ub))
 }
 
-#' Resume a run from a checkpoint written by vbmc_save()
-vbmc_load <- function(path) {
-  handle <- .Call(C_load, path.expand(path))
-  structure(list(handle = handle, dim = .Call(C_dim, handle)), class = "vbmc")
-}
+vbmc_load <- function(path) new_run(.Call(C_load, path.expand(path)), NULL)
 
-#' Checkpoint the whole run to a file (atomically)
 vbmc_save <- function(run, path) invisible(.Call(C_save, run$handle, path.expand(path)))
 
-#' The next point to evaluate, or NULL when the run has finished
-vbmc_ask <- function(run) .Call(C_ask, run$handle)
+vbmc_ask <- function(run) {
+  on.exit(flush_log(run))
+  x <- .Call(C_ask, run$handle)
+  if (is.null(x)) NULL else with_names(x, run$names)
+}
 
-#' Tell the log joint at a point returned by vbmc_ask(); sd > 0 for a noisy estimate
 vbmc_tell <- function(run, x, log_joint, sd = 0) {
-  invisible(.Call(C_tell, run$handle, as.double(x), as.double(log_joint), as.double(sd), FALSE))
+  on.exit(flush_log(run))
+  invisible(.Call(C_tell, run$handle, as_point(x, run$dim), as.double(log_joint), as.double(sd),
+                  FALSE))
 }
 
-#' Add an evaluation that was not asked for to the training set
 vbmc_tell_extra <- function(run, x, log_joint, sd = 0) {
-  invisible(.Call(C_tell, run$handle, as.double(x), as.double(log_joint), as.double(sd), TRUE))
+  on.exit(flush_log(run))
+  invisible(.Call(C_tell, run$handle, as_point(x, run$dim), as.double(log_joint), as.double(sd),
+                  TRUE))
 }
 
-#' Give up a pending point without a value; the run will ask again
-vbmc_abandon <- function(run, x) invisible(.Call(C_abandon, run$handle, as.double(x)))
+vbmc_abandon <- function(run, x) invisible(.Call(C_abandon, run$handle, as_point(x, run$dim)))
 
-#' The points asked for and not yet told, as a matrix with one row per point
-vbmc_pending <- function(run) .Call(C_pending, run$handle)
+vbmc_pending <- function(run) with_names(.Call(C_pending, run$handle), run$names)
 
-#' A scalar fact about the run: "iteration", "func_count", "elbo", "finished", ...
 vbmc_stat <- function(run, name) .Call(C_stat, run$handle, name)
 
-#' How the run ended: why it stopped and, if its result is unreliable, why ("" while it runs)
 vbmc_result_message <- function(run) .Call(C_result_message, run$handle)
 
-new_posterior <- function(handle) {
-  structure(c(list(handle = handle), .Call(C_post_info, handle)), class = "vbmc_posterior")
+# The series of vbmc_history, in the header's order.
+history_series <- c("func_count", "elbo", "elbo_sd", "skl", "r_index", "components",
+                    "train_count", "gp_samples", "stable", "warmup")
+
+vbmc_history <- function(run) {
+  series <- lapply(history_series, function(name) .Call(C_history, run$handle, name))
+  names(series) <- history_series
+  history <- data.frame(iteration = seq_along(series$elbo), series)
+  history$stable <- history$stable == 1
+  history$warmup <- history$warmup == 1
+  history
 }
 
-#' A snapshot of the variational posterior (the final one once the run has finished)
-vbmc_posterior <- function(run) new_posterior(.Call(C_posterior, run$handle))
+vbmc_evaluations <- function(run) {
+  record <- .Call(C_evaluations, run$handle)
+  record$x <- with_names(record$x, run$names)
+  record
+}
 
-#' Ask-tell until the run finishes; returns the posterior
-#'
-#' fn(x) returns the log joint at x, or c(log_joint, sd) for a noisy estimate. The loop runs in R
-#' (an R error must not unwind through the C library), so an error in fn leaves the run usable with
-#' its point pending (see vbmc_pending(), vbmc_abandon()); the next vbmc_run evaluates pending
-#' points before asking for new ones.
+# The value told for what fn returned at x: c(log_joint, sd); a clear error for anything else.
+told_value <- function(value, x) {
+  where <- paste0("at x = (", paste(format(x, digits = 6), collapse = ", "), ")")
+  if (length(value) == 1 && is.na(value)) return(c(NaN, 0))  # a failed evaluation
+  if (!is.numeric(value) || !(length(value) %in% 1:2))
+    stop(sprintf("fn returned %s %s; it must return the log joint (one number) or c(log_joint, sd)",
+                 if (is.null(value)) "NULL" else if (!is.numeric(value)) paste("a", class(value)[1])
+                 else sprintf("%d numbers", length(value)), where), call. = FALSE)
+  c(value[1], if (length(value) == 2) value[2] else 0)
+}
+
 vbmc_run <- function(run, fn) {
   repeat {
     waiting <- vbmc_pending(run)
     x <- if (nrow(waiting) > 0) waiting[1, ] else vbmc_ask(run)
     if (is.null(x)) break
-    value <- fn(x)
-    vbmc_tell(run, x, value[1], if (length(value) > 1) value[2] else 0)
+    value <- told_value(fn(x), x)
+    vbmc_tell(run, x, value[1], value[2])
   }
   vbmc_posterior(run)
 }
-
-#' n draws as an n x dim matrix; the same seed gives the same draws
-vbmc_sample <- function(post, n, seed = 0) .Call(C_post_sample, post$handle, n, seed)
-
-#' Log density at the rows of x (a matrix with dim columns, or one point as a vector)
-vbmc_log_pdf <- function(post, x) {
-  points <- matrix(as.double(x), ncol = post$dim)
-  .Call(C_post_log_pdf, post$handle, points)
-}
-
-#' Posterior mean and covariance: list(mean, cov)
-vbmc_moments <- function(post) .Call(C_post_moments, post$handle)
-
-#' The ELBO and its SD: c(elbo = , elbo_sd = )
-vbmc_elbo <- function(post) c(elbo = post$elbo, elbo_sd = post$elbo_sd)
-
-#' Write a posterior snapshot to a file (atomically)
-vbmc_post_save <- function(post, path) invisible(.Call(C_post_save, post$handle, path.expand(path)))
-
-#' Read a posterior snapshot written by vbmc_post_save()
-vbmc_post_load <- function(path) new_posterior(.Call(C_post_load, path.expand(path)))
 
 print.vbmc <- function(x, ...) {
   cat(sprintf("<vbmc run: dim %d, %g evaluations, iteration %g>\n", x$dim,
@@ -115,8 +157,8 @@ print.vbmc <- function(x, ...) {
   invisible(x)
 }
 
-print.vbmc_posterior <- function(x, ...) {
-  cat(sprintf("<vbmc posterior: dim %d, %d components, ELBO %.6g (SD %.3g)>\n", x$dim,
-              x$components, x$elbo, x$elbo_sd))
-  invisible(x)
+plot.vbmc <- function(x, main = "ELBO over the iterations", ...) {
+  finished <- vbmc_stat(x, "finished") == 1
+  plot_elbo(vbmc_history(x), if (finished) c(vbmc_stat(x, "elbo"), vbmc_stat(x, "elbo_sd")),
+            main = main)
 }

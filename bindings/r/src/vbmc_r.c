@@ -7,8 +7,13 @@
  *
  * Point sets: R holds n points as an n x dim matrix (column-major); the C API takes row-major
  * x[n*dim]; the glue transposes into and out of buffers from R_alloc (freed by R after the call).
+ *
+ * Library output: a run's logger appends each line to a buffer of its box (no R call may happen
+ * inside the library, where an R error would unwind through C++ frames); the R wrappers take the
+ * buffered lines after each call (take_log) and show them with message() / warning().
  */
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
 #define R_NO_REMAP
@@ -39,20 +44,49 @@ static void check_run(vbmc_status status, const vbmc *run)
         raise_status(status, vbmc_last_error(run));
 }
 
-static void check_post(vbmc_status status, const char *call_name)
+/* Failed vbmc_post_* calls leave their message in the thread's handle-less error. */
+static void check_post(vbmc_status status)
 {
-    if (status < 0) {
-        char message[128];
-        snprintf(message, sizeof message, "%s rejected its arguments", call_name);
-        raise_status(status, message);
-    }
+    if (status < 0)
+        raise_status(status, vbmc_last_error(NULL));
 }
 
 /* ---- handles --------------------------------------------------------------------------- */
 
+/* A run and the output its logger buffered since the R side last took it: records
+ * "<level><line>\n" (level one digit), in `log`. */
+struct run_box {
+    vbmc *run;
+    char *log;
+    size_t length, capacity;
+};
+
+static void buffer_line(void *userdata, int level, const char *line)
+{
+    struct run_box *box = (struct run_box *)userdata;
+    const size_t need = box->length + strlen(line) + 3;
+    if (need > box->capacity) {
+        size_t capacity = box->capacity ? 2 * box->capacity : 1024;
+        while (capacity < need)
+            capacity *= 2;
+        char *grown = (char *)realloc(box->log, capacity);
+        if (grown == NULL)
+            return; /* out of memory: the line is dropped, never the run */
+        box->log = grown;
+        box->capacity = capacity;
+    }
+    box->length += (size_t)sprintf(box->log + box->length, "%d%s\n", level < 0 || level > 9 ? 2 : level,
+                                   line);
+}
+
 static void run_finalizer(SEXP handle)
 {
-    vbmc_destroy((vbmc *)R_ExternalPtrAddr(handle));
+    struct run_box *box = (struct run_box *)R_ExternalPtrAddr(handle);
+    if (box != NULL) {
+        vbmc_destroy(box->run);
+        free(box->log);
+        free(box);
+    }
     R_ClearExternalPtr(handle);
 }
 
@@ -70,6 +104,19 @@ static SEXP wrap_handle(void *address, const char *tag, R_CFinalizer_t finalizer
     return handle;
 }
 
+/* The external pointer of a new run: boxed with its log buffer, its logger pointed at it. */
+static SEXP wrap_run(vbmc *run)
+{
+    struct run_box *box = (struct run_box *)calloc(1, sizeof *box);
+    if (box == NULL) {
+        vbmc_destroy(run);
+        Rf_error("out of memory");
+    }
+    box->run = run;
+    vbmc_set_logger(run, buffer_line, box);
+    return wrap_handle(box, "vbmc_run", run_finalizer);
+}
+
 static void *unwrap_handle(SEXP handle, const char *tag)
 {
     void *address;
@@ -81,7 +128,8 @@ static void *unwrap_handle(SEXP handle, const char *tag)
     return address;
 }
 
-#define RUN(handle) ((vbmc *)unwrap_handle(handle, "vbmc_run"))
+#define BOX(handle) ((struct run_box *)unwrap_handle(handle, "vbmc_run"))
+#define RUN(handle) (BOX(handle)->run)
 #define POST(handle) ((vbmc_post *)unwrap_handle(handle, "vbmc_post"))
 
 /* ---- argument conversion --------------------------------------------------------------- */
@@ -208,14 +256,14 @@ static SEXP r_create(SEXP lb, SEXP ub, SEXP plb, SEXP pub, SEXP x0, SEXP setting
     status = vbmc_create(&run, dim, x0_values, lb_values, ub_values, plb_values, pub_values, opts);
     vbmc_opts_destroy(opts);
     check_run(status, NULL);
-    return wrap_handle(run, "vbmc_run", run_finalizer);
+    return wrap_run(run);
 }
 
 static SEXP r_load(SEXP path)
 {
     vbmc *run = NULL;
     check_run(vbmc_load(&run, string_arg(path, "path")), NULL);
-    return wrap_handle(run, "vbmc_run", run_finalizer);
+    return wrap_run(run);
 }
 
 static SEXP r_save(SEXP handle, SEXP path)
@@ -303,6 +351,76 @@ static SEXP r_posterior(SEXP handle)
     return wrap_handle(post, "vbmc_post", post_finalizer);
 }
 
+/* Whether an external pointer still points at something (FALSE after saveRDS / readRDS). */
+static SEXP r_alive(SEXP handle)
+{
+    return Rf_ScalarLogical(TYPEOF(handle) == EXTPTRSXP && R_ExternalPtrAddr(handle) != NULL);
+}
+
+/* The buffered output lines (character), with attribute "level" (integer VBMC_LOG_*); emptied. */
+static SEXP r_take_log(SEXP handle)
+{
+    struct run_box *box = BOX(handle);
+    R_xlen_t count = 0;
+    for (size_t i = 0; i < box->length; ++i)
+        count += box->log[i] == '\n';
+    SEXP lines = PROTECT(Rf_allocVector(STRSXP, count));
+    SEXP levels = PROTECT(Rf_allocVector(INTSXP, count));
+    const char *record = box->log;
+    for (R_xlen_t i = 0; i < count; ++i) {
+        const char *end = strchr(record, '\n');
+        INTEGER(levels)[i] = record[0] - '0';
+        SET_STRING_ELT(lines, i, Rf_mkCharLenCE(record + 1, (int)(end - record - 1), CE_UTF8));
+        record = end + 1;
+    }
+    box->length = 0;
+    Rf_setAttrib(lines, Rf_install("level"), levels);
+    UNPROTECT(2);
+    return lines;
+}
+
+/* One series of vbmc_history over the completed iterations. */
+static SEXP r_history(SEXP handle, SEXP name)
+{
+    vbmc *run = RUN(handle);
+    double iterations = 0.0;
+    check_run(vbmc_stat(run, "iteration", &iterations), run);
+    SEXP values = PROTECT(Rf_allocVector(REALSXP, (R_xlen_t)iterations));
+    check_run(vbmc_history(run, string_arg(name, "name"), (size_t)iterations, REAL(values)), run);
+    UNPROTECT(1);
+    return values;
+}
+
+/* list(x = n x dim matrix, log_joint, log_joint_sd, in_training (logical)) */
+static SEXP r_evaluations(SEXP handle)
+{
+    vbmc *run = RUN(handle);
+    const int dim = vbmc_dim(run);
+    double count = 0.0;
+    check_run(vbmc_stat(run, "func_count", &count), run);
+    const size_t n = (size_t)count;
+    double *rows = (double *)R_alloc(n * (size_t)dim + 1, sizeof(double));
+    int *used = (int *)R_alloc(n + 1, sizeof(int));
+    SEXP record = PROTECT(Rf_allocVector(VECSXP, 4));
+    SEXP names = PROTECT(Rf_allocVector(STRSXP, 4));
+    SEXP log_joint = Rf_allocVector(REALSXP, (R_xlen_t)n);
+    SET_VECTOR_ELT(record, 1, log_joint);
+    SEXP sd = Rf_allocVector(REALSXP, (R_xlen_t)n);
+    SET_VECTOR_ELT(record, 2, sd);
+    SEXP in_training = Rf_allocVector(LGLSXP, (R_xlen_t)n);
+    SET_VECTOR_ELT(record, 3, in_training);
+    check_run(vbmc_evaluations(run, n, rows, REAL(log_joint), REAL(sd), used), run);
+    for (size_t i = 0; i < n; ++i)
+        LOGICAL(in_training)[i] = used[i];
+    SET_VECTOR_ELT(record, 0, column_major(rows, n, dim));
+    const char *fields[4] = {"x", "log_joint", "log_joint_sd", "in_training"};
+    for (int i = 0; i < 4; ++i)
+        SET_STRING_ELT(names, i, Rf_mkChar(fields[i]));
+    Rf_setAttrib(record, R_NamesSymbol, names);
+    UNPROTECT(2);
+    return record;
+}
+
 /* ---- posteriors ------------------------------------------------------------------------ */
 
 static SEXP r_post_load(SEXP path)
@@ -314,7 +432,7 @@ static SEXP r_post_load(SEXP path)
 
 static SEXP r_post_save(SEXP handle, SEXP path)
 {
-    check_post(vbmc_post_save(POST(handle), string_arg(path, "path")), "vbmc_post_save");
+    check_post(vbmc_post_save(POST(handle), string_arg(path, "path")));
     return R_NilValue;
 }
 
@@ -325,7 +443,7 @@ static SEXP r_post_info(SEXP handle)
     double elbo = 0.0, elbo_sd = 0.0;
     SEXP info = PROTECT(Rf_allocVector(VECSXP, 4));
     SEXP names = PROTECT(Rf_allocVector(STRSXP, 4));
-    check_post(vbmc_post_elbo(post, &elbo, &elbo_sd), "vbmc_post_elbo");
+    check_post(vbmc_post_elbo(post, &elbo, &elbo_sd));
     SET_VECTOR_ELT(info, 0, Rf_ScalarInteger(vbmc_post_dim(post)));
     SET_VECTOR_ELT(info, 1, Rf_ScalarInteger(vbmc_post_components(post)));
     SET_VECTOR_ELT(info, 2, Rf_ScalarReal(elbo));
@@ -339,21 +457,35 @@ static SEXP r_post_info(SEXP handle)
     return info;
 }
 
-static SEXP r_post_sample(SEXP handle, SEXP count, SEXP seed)
+/* n draws as an n x dim matrix; with components TRUE, attribute "component" holds each draw's
+ * mixture component (1-based, as R counts). */
+static SEXP r_post_sample(SEXP handle, SEXP count, SEXP seed, SEXP components)
 {
     vbmc_post *post = POST(handle);
     const int dim = vbmc_post_dim(post);
     const double n = Rf_asReal(count);
     const double seed_value = Rf_asReal(seed);
     double *rows;
+    SEXP draws, labels;
     if (!(n >= 0.0 && n <= (double)INT32_MAX && n == (double)(size_t)n))
         Rf_error("n must be a whole number between 0 and %d", INT32_MAX);
     if (!(seed_value >= 0.0 && seed_value <= 9007199254740992.0 &&
           seed_value == (double)(uint64_t)seed_value))
         Rf_error("seed must be a whole number between 0 and 2^53");
     rows = (double *)R_alloc((size_t)n * (size_t)dim + 1, sizeof(double));
-    check_post(vbmc_post_sample(post, (size_t)n, (uint64_t)seed_value, rows), "vbmc_post_sample");
-    return column_major(rows, (size_t)n, dim);
+    if (!Rf_asLogical(components)) {
+        check_post(vbmc_post_sample(post, (size_t)n, (uint64_t)seed_value, rows));
+        return column_major(rows, (size_t)n, dim);
+    }
+    labels = PROTECT(Rf_allocVector(INTSXP, (R_xlen_t)n));
+    check_post(vbmc_post_sample_components(post, (size_t)n, (uint64_t)seed_value, rows,
+                                           INTEGER(labels)));
+    for (R_xlen_t i = 0; i < (R_xlen_t)n; ++i)
+        INTEGER(labels)[i] += 1;
+    draws = PROTECT(column_major(rows, (size_t)n, dim));
+    Rf_setAttrib(draws, Rf_install("component"), labels);
+    UNPROTECT(2);
+    return draws;
 }
 
 static SEXP r_post_log_pdf(SEXP handle, SEXP x)
@@ -366,7 +498,7 @@ static SEXP r_post_log_pdf(SEXP handle, SEXP x)
         Rf_error("x must be a numeric matrix with %d columns", dim);
     n = (size_t)Rf_nrows(x);
     values = PROTECT(Rf_allocVector(REALSXP, (R_xlen_t)n));
-    check_post(vbmc_post_log_pdf(post, n, row_major(x, n, dim), REAL(values)), "vbmc_post_log_pdf");
+    check_post(vbmc_post_log_pdf(post, n, row_major(x, n, dim), REAL(values)));
     UNPROTECT(1);
     return values;
 }
@@ -381,7 +513,7 @@ static SEXP r_post_moments(SEXP handle)
     SEXP mean = Rf_allocVector(REALSXP, dim);
     double *cov_rows = (double *)R_alloc((size_t)dim * (size_t)dim, sizeof(double));
     SET_VECTOR_ELT(moments, 0, mean);
-    check_post(vbmc_post_moments(post, REAL(mean), cov_rows), "vbmc_post_moments");
+    check_post(vbmc_post_moments(post, REAL(mean), cov_rows));
     SET_VECTOR_ELT(moments, 1, column_major(cov_rows, (size_t)dim, dim));
     SET_STRING_ELT(names, 0, Rf_mkChar("mean"));
     SET_STRING_ELT(names, 1, Rf_mkChar("cov"));
@@ -406,10 +538,14 @@ static const R_CallMethodDef call_methods[] = {
     {"stat", (DL_FUNC)&r_stat, 2},
     {"result_message", (DL_FUNC)&r_result_message, 1},
     {"posterior", (DL_FUNC)&r_posterior, 1},
+    {"take_log", (DL_FUNC)&r_take_log, 1},
+    {"alive", (DL_FUNC)&r_alive, 1},
+    {"history", (DL_FUNC)&r_history, 2},
+    {"evaluations", (DL_FUNC)&r_evaluations, 1},
     {"post_load", (DL_FUNC)&r_post_load, 1},
     {"post_save", (DL_FUNC)&r_post_save, 2},
     {"post_info", (DL_FUNC)&r_post_info, 1},
-    {"post_sample", (DL_FUNC)&r_post_sample, 3},
+    {"post_sample", (DL_FUNC)&r_post_sample, 4},
     {"post_log_pdf", (DL_FUNC)&r_post_log_pdf, 2},
     {"post_moments", (DL_FUNC)&r_post_moments, 1},
     {NULL, NULL, 0}};

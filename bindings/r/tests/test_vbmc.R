@@ -64,6 +64,14 @@ check(startsWith(vbmc_result_message(run), "Inference terminated: ") &&
 fresh <- vbmc(plb = c(-2, -2), pub = c(2, 2), options = list(display = "off"))
 check(identical(vbmc_result_message(fresh), "") && is.nan(vbmc_stat(fresh, "reliable")),
       "a fresh run has no result message and a NaN reliability verdict")
+check(!identical(vbmc_sample(post, 4), vbmc_sample(post, 4)), "draws are fresh by default")
+set.seed(5); first <- vbmc_sample(post, 4)
+set.seed(5)
+check(identical(first, vbmc_sample(post, 4)), "set.seed makes default draws reproducible")
+labelled <- vbmc_sample(post, 50, seed = 3, components = TRUE)
+check(identical(as.vector(labelled), as.vector(vbmc_sample(post, 50, seed = 3))) &&
+        all(attr(labelled, "component") %in% seq_len(post$components)),
+      "components = TRUE labels the same draws with 1-based components")
 draws <- vbmc_sample(post, 7, seed = 11)
 check(identical(dim(draws), c(7L, 2L)) && identical(draws, vbmc_sample(post, 7, seed = 11)),
       "sample gives n x dim, reproducibly")
@@ -80,6 +88,89 @@ check(loaded$elbo == post$elbo && identical(vbmc_log_pdf(loaded, draws), values)
       "posterior save/load round-trips")
 e <- caught(vbmc_post_load(tempfile()))
 check(inherits(e, "vbmc_error") && e$status_name == "VBMC_E_IO", "loading a missing file")
+
+# ---- validation at the boundary -------------------------------------------------------------
+message_of <- function(expr) tryCatch({ expr; "" }, error = function(e) conditionMessage(e))
+run3 <- vbmc(plb = c(-2, -2, -2), pub = c(2, 2, 2),
+             options = list(seed = 2L, display = "off", max_fun_evals = 30L))
+post3 <- vbmc_run(run3, gaussian_log_joint)
+check(grepl("vector of length 2", message_of(vbmc_log_pdf(post3, c(1, 2)))),
+      "log_pdf refuses a point of the wrong length (no recycling)")
+check(grepl("3 columns", message_of(vbmc_log_pdf(post3, matrix(0, 3, 2)))),
+      "log_pdf refuses a matrix with the wrong number of columns")
+check(length(vbmc_log_pdf(post3, data.frame(a = 0, b = 0, c = 0:1))) == 2,
+      "log_pdf takes a data frame of points")
+e <- caught(vbmc_log_pdf(post3, c(0, NaN, 0)))
+check(inherits(e, "vbmc_error") && grepl("NaN", e$library_message) &&
+        !grepl("rejected", e$library_message), "posterior errors carry the library's message")
+
+returns <- list(NULL, numeric(0), "1.5", c(1, 2, 3), list(1))
+refused <- vbmc(plb = -1, pub = 1, options = list(display = "off"))
+for (bad in returns) {
+  text <- message_of(vbmc_run(refused, function(x) bad))
+  check(grepl("fn returned", text) && vbmc_stat(refused, "pending") == 1 &&
+          vbmc_stat(refused, "func_count") == 0,
+        paste("a function returning", deparse(bad), "is refused and its point stays pending"))
+}
+failed <- vbmc(plb = -1, pub = 1, options = list(display = "off", max_fun_evals = 12L))
+e <- caught(vbmc_run(failed, function(x) NA))
+check(inherits(e, "vbmc_error") && grepl("without a single finite", e$library_message),
+      "a run whose every evaluation failed says why")
+
+# ---- names, messages, persistence ------------------------------------------------------------
+named <- vbmc(plb = c(mu = -2, sigma = 0.1), pub = c(mu = 2, sigma = 3), lb = c(-Inf, 0),
+              options = list(seed = 1L, display = "iter", max_fun_evals = 25L))
+seen <- character(0)
+named_post <- withCallingHandlers(vbmc_run(named, function(x) {
+  if (is.null(names(x))) stop("names lost")
+  sum(dnorm(c(0.3, -0.2, 0.5), x[["mu"]], x[["sigma"]], log = TRUE))
+}), message = function(m) { seen <<- c(seen, conditionMessage(m)); invokeRestart("muffleMessage") })
+check(any(grepl("Iteration", seen)) && any(grepl("Inference terminated", seen)),
+      "the iteration table arrives as messages")
+check(identical(colnames(vbmc_sample(named_post, 2)), c("mu", "sigma")) &&
+        identical(names(vbmc_moments(named_post)$mean), c("mu", "sigma")) &&
+        identical(colnames(vbmc_evaluations(named)$x), c("mu", "sigma")),
+      "parameter names are kept on draws, moments and evaluations")
+rds <- tempfile(fileext = ".rds")
+saveRDS(named_post, rds)
+restored <- readRDS(rds)
+check(identical(vbmc_log_pdf(restored, c(0, 1)), vbmc_log_pdf(named_post, c(0, 1))),
+      "a posterior survives saveRDS / readRDS")
+history <- vbmc_history(named)
+check(nrow(history) == vbmc_stat(named, "iteration") && all(diff(history$func_count) > 0) &&
+        is.logical(history$warmup), "history has one row per iteration")
+record <- vbmc_evaluations(named)
+check(nrow(record$x) == 25 && sum(record$in_training) == vbmc_stat(named, "train_count"),
+      "evaluations: every told point, and which train the surrogate")
+home_file <- file.path("~", basename(tempfile("vbmc-ckpt-")))
+saving <- vbmc(plb = -1, pub = 1, options = list(display = "off", checkpoint_file = home_file,
+                                                  checkpoint_every = 1L))
+vbmc_tell(saving, vbmc_ask(saving), 0)
+check(file.exists(path.expand(home_file)), "checkpoint_file is tilde-expanded")
+unlink(path.expand(home_file))
+
+# ---- vbmc_fit ---------------------------------------------------------------------------------
+set.seed(7)
+log_joint <- function(x) sum(dnorm(x, c(1, -1), c(0.5, 2), log = TRUE)) + log(5)
+fit <- vbmc_fit(log_joint, plb = c(a = -3, b = -5), pub = c(a = 3, b = 5),
+                options = list(display = "off"))
+check(inherits(fit, "vbmc_fit") && abs(fit$elbo - log(5)) < 0.05,
+      "vbmc_fit finds the log evidence of a Gaussian (log 5)")
+check(max(abs(coef(fit) - c(a = 1, b = -1))) < 0.1 &&
+        max(abs(diag(vcov(fit)) / c(0.25, 4) - 1)) < 0.1 && identical(names(coef(fit)), c("a", "b")),
+      "coef and vcov are the posterior's mean and covariance")
+check(identical(dim(simulate(fit, 6)), c(6L, 2L)), "simulate gives nsim x dim draws")
+printed <- capture.output(print(summary(fit)))
+check(any(grepl("2.5%", printed)) && any(grepl("^a ", printed)), "summary prints a parameter table")
+plot_dir <- Sys.getenv("VBMC_PLOT_DIR", tempdir())
+dir.create(plot_dir, showWarnings = FALSE, recursive = TRUE)
+for (which in c("corner", "elbo")) {
+  path <- file.path(plot_dir, paste0("r_", which, ".png"))
+  grDevices::png(path, width = 640, height = 640, type = "cairo")
+  plot(fit, which, main = paste("R vbmc_fit:", which))
+  grDevices::dev.off()
+  check(file.size(path) > 5000, paste("plot", which, "is drawn"))
+}
 
 if (failures > 0) quit(status = 1)
 cat("all R checks passed\n")

@@ -1,9 +1,11 @@
-classdef VBMC < handle
-%VBMC One Variational Bayesian Monte Carlo run of the libvbmc C library (via vbmc_mex).
-%   run = VBMC(lb, ub, plb, pub) creates a run in dimension numel(plb). lb/ub are the hard
+classdef VBMCRun < handle
+%VBMCRUN One ask-tell Variational Bayesian Monte Carlo run of the libvbmc C library (vbmc_mex).
+%   (For MATLAB VBMC's interface, [vp, elbo, elbo_sd] = vbmc(fun, x0, LB, UB, PLB, PUB), see vbmc.)
+%   run = VBMCRun(lb, ub, plb, pub) creates a run in dimension numel(plb). lb/ub are the hard
 %   bounds ([] or -Inf/Inf for unbounded), plb/pub the finite plausible box.
-%   run = VBMC(lb, ub, plb, pub, x0, options) also sets the start ([]: centre of the box) and
-%   options, a struct of PyVBMC option names (see VBMC.options()), e.g. struct('seed', 1).
+%   run = VBMCRun(lb, ub, plb, pub, x0, options) also sets the start ([]: centre of the box) and
+%   options, a struct of PyVBMC option names (see VBMCRun.options()), e.g. struct('seed', 1),
+%   or of MATLAB VBMC's CamelCase names (struct('MaxFunEvals', 100)).
 %
 %   [x, done] = run.ask()      next point (1 x dim); done is true (x = []) when finished
 %   run.tell(x, log_joint, sd) report the log joint at x (sd > 0 for a noisy estimate)
@@ -11,6 +13,9 @@ classdef VBMC < handle
 %   post = run.run(fn)         ask-tell loop with fn(x) -> log_joint or [log_joint, sd]
 %   run.stat(name)             a scalar fact: 'func_count', 'finished', 'reliable', ...
 %   run.result_message()       how the run ended ('' while it runs)
+%   run.history()              struct of per-iteration series (elbo, elbo_sd, func_count, ...)
+%   run.evaluations()          struct: X (one told point per row), log_joint, log_joint_sd, in_training
+%   run.plot_elbo()            figure of the ELBO +- SD over the iterations
 %
 %   Errors are raised with identifiers vbmc:E_ARG, vbmc:E_STATE, ... and the library's message.
 
@@ -22,13 +27,17 @@ classdef VBMC < handle
   end
 
   methods
-    function obj = VBMC(lb, ub, plb, pub, x0, options)
+    function obj = VBMCRun(lb, ub, plb, pub, x0, options)
       if nargin == 0
-        return;  % an empty object, filled by VBMC.load
+        return;  % an empty object, filled by VBMCRun.load
       end
       if nargin < 5, x0 = []; end
       if nargin < 6, options = struct(); end
-      obj.id = vbmc_mex('create', lb, ub, plb, pub, x0, options);
+      [settings, here] = translate_options(options);  % CamelCase names too
+      if here.plot || here.noisy
+        warning('vbmc:ignoredOption', 'Plot and SpecifyTargetNoise concern vbmc() only: ignored');
+      end
+      obj.id = vbmc_mex('create', lb, ub, plb, pub, x0, settings);
       obj.dim = vbmc_mex('dim', obj.id);
     end
 
@@ -41,7 +50,7 @@ classdef VBMC < handle
 
     function [x, done] = ask(obj)
       [x, status] = vbmc_mex('ask', obj.id);
-      done = status == VBMC.status().DONE;
+      done = status == VBMCRun.status().DONE;
     end
 
     function tell(obj, x, log_joint, sd)
@@ -81,8 +90,33 @@ classdef VBMC < handle
       vbmc_mex('save', obj.id, path);
     end
 
+    function h = history(obj)
+      % Per-iteration record: iteration and the series of vbmc_history, each n x 1.
+      names = {'func_count', 'elbo', 'elbo_sd', 'skl', 'r_index', 'components', ...
+               'train_count', 'gp_samples', 'stable', 'warmup'};
+      h = struct('iteration', (1:obj.stat('iteration')).');
+      for i = 1:numel(names)
+        h.(names{i}) = vbmc_mex('history', obj.id, names{i});
+      end
+    end
+
+    function e = evaluations(obj)
+      % Every told evaluation: X (n x dim), log_joint, log_joint_sd, in_training (n x 1).
+      e = vbmc_mex('evaluations', obj.id);
+    end
+
+    function fig = plot_elbo(obj)
+      % The ELBO +- SD over the iterations (with the returned ELBO once finished).
+      final = [];
+      if obj.stat('finished') == 1
+        final = [obj.stat('elbo'), obj.stat('elbo_sd')];
+      end
+      fig = plot_elbo(obj.history(), final);
+    end
+
     function post = run(obj, fn)
-      % Ask-tell until the run finishes; fn(x) returns log_joint or [log_joint, sd]. The loop
+      % Ask-tell until the run finishes; fn(x) returns log_joint or [log_joint, sd] (anything
+      % else raises vbmc:fnvalue, its point left pending). The loop
       % runs here (a MATLAB error must not unwind through the C library), so an error in fn
       % leaves the run usable with its point pending; the next run evaluates pending points
       % before asking for new ones.
@@ -96,12 +130,8 @@ classdef VBMC < handle
             break;
           end
         end
-        value = fn(x);
-        if numel(value) > 1
-          obj.tell(x, value(1), value(2));
-        else
-          obj.tell(x, value, 0);
-        end
+        value = told_value(fn(x), x);
+        obj.tell(x, value(1), value(2));
       end
       post = obj.posterior();
     end
@@ -110,7 +140,7 @@ classdef VBMC < handle
   methods (Static)
     function obj = load(path)
       % Resume a run from a checkpoint written by save.
-      obj = VBMC();
+      obj = VBMCRun();
       obj.id = vbmc_mex('load', path);
       obj.dim = vbmc_mex('dim', obj.id);
     end

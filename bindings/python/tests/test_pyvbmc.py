@@ -1,0 +1,249 @@
+"""Tests of PyVBMC's interface (vbmc.VBMC, vbmc.VariationalPosterior): names, signatures and
+return shapes as PyVBMC documents them, and results checked against analytic values."""
+import os
+import tempfile
+import unittest
+import warnings
+
+import numpy as np
+
+from vbmc import VBMC, VariationalPosterior
+from vbmc.formatting import format_dict
+from vbmc.priors import SmoothBox, SplineTrapezoidal, Trapezoidal, UniformBox
+
+PLOT_DIR = os.environ.get("VBMC_PLOT_DIR") or tempfile.mkdtemp()
+D = 2
+
+
+def banana_log_likelihood(theta):
+    """PyVBMC's example target (Rosenbrock's banana), written as PyVBMC users write it."""
+    theta = np.atleast_2d(theta)
+    x, y = theta[:, :-1], theta[:, 1:]
+    return -np.sum((x ** 2 - y) ** 2 + (x - 1) ** 2 / 100, axis=1)
+
+
+def normal_log_prior(theta):
+    """N(0, 3^2 I) in D = 2."""
+    return float(-0.5 * np.sum(np.square(theta)) / 9.0 - np.log(2.0 * np.pi * 9.0))
+
+
+def banana_log_joint(theta):
+    return banana_log_likelihood(theta) + normal_log_prior(theta)
+
+
+def gaussian_log_joint(x):
+    """log of 5 * N(x; (1, -1), diag(0.5^2, 2^2)): the log evidence is log 5."""
+    z = (np.asarray(x) - [1.0, -1.0]) / [0.5, 2.0]
+    return float(np.log(5.0) - 0.5 * z @ z - np.log(2.0 * np.pi * 0.5 * 2.0))
+
+
+LB, UB = np.full((1, D), -np.inf), np.full((1, D), np.inf)
+PLB, PUB = np.full((1, D), -3.0), np.full((1, D), 3.0)
+
+
+class Banana(unittest.TestCase):
+    """PyVBMC's first example: the ELBO matches the true log evidence, -2.272 (PyVBMC's value)."""
+
+    @classmethod
+    def setUpClass(cls):
+        np.random.seed(1)
+        cls.vbmc = VBMC(banana_log_joint, np.zeros((1, D)), LB, UB, PLB, PUB,
+                        options={"display": "off"})
+        cls.vp, cls.results = cls.vbmc.optimize()
+
+    def test_elbo_matches_the_log_evidence(self):
+        self.assertLess(abs(self.results["elbo"] - (-2.272)), 0.05)
+        self.assertLess(self.results["elbo_sd"], 0.05)
+        for key in ("elbo", "elbo_sd", "success_flag", "func_count", "iterations", "message",
+                    "convergence_status", "components", "r_index", "problem_type"):
+            self.assertIn(key, self.results)
+        self.assertIsInstance(self.results["success_flag"], bool)
+        self.assertIn("'elbo': %r," % self.results["elbo"], format_dict(self.results))
+        self.assertEqual(self.results["problem_type"], "unconstrained")
+
+    def test_sample_gives_draws_and_components(self):
+        x, components = self.vp.sample(1000)
+        self.assertEqual(x.shape, (1000, D))
+        self.assertEqual(components.shape, (1000,))
+        self.assertTrue(np.all((components >= 0) & (components < self.vp.K)))
+        self.assertFalse(np.array_equal(x, self.vp.sample(1000)[0]))
+
+    def test_moments_and_pdf_have_pyvbmc_shapes(self):
+        mean = self.vp.moments()
+        self.assertEqual(mean.shape, (1, D))
+        mean, cov = self.vp.moments(cov_flag=True)
+        np.testing.assert_array_equal(cov, self.vp.moments(cov=True)[1])
+        self.assertEqual(cov.shape, (D, D))
+        x, _ = self.vp.sample(10)
+        density = self.vp.pdf(x)
+        self.assertEqual(density.shape, (10, 1))
+        np.testing.assert_allclose(np.log(density), self.vp.pdf(x, log_flag=True), rtol=1e-12)
+        np.testing.assert_array_equal(self.vp.pdf(x, log=True), self.vp.log_pdf(x))
+        self.assertEqual(self.vp.pdf(x[0]).shape, (1,))
+
+    def test_kl_div_of_a_posterior_with_itself_is_zero(self):
+        np.testing.assert_allclose(self.vp.kl_div(vp2=self.vp, gauss_flag=True), 0.0, atol=1e-9)
+        np.testing.assert_array_equal(self.vp.kl_div(vp2=self.vp, N=1000), [0.0, 0.0])
+
+    def test_iteration_history_and_elbo_trace(self):
+        history = self.vbmc.iteration_history
+        self.assertEqual(len(history["elbo"]), self.results["iterations"])
+        for name, figure in (("pyvbmc_corner.png", self.vp.plot(title="PyVBMC's banana")),
+                             ("pyvbmc_elbo.png", self.vbmc.plot_elbo(title="PyVBMC's banana"))):
+            path = os.path.join(PLOT_DIR, name)
+            figure.savefig(path, dpi=80)
+            self.assertGreater(os.path.getsize(path), 5000)
+
+    def test_save_and_load(self):
+        with tempfile.TemporaryDirectory() as folder:
+            path = os.path.join(folder, "run")
+            self.vbmc.save(path)
+            with self.assertRaises(FileExistsError):
+                self.vbmc.save(path + ".pkl")
+            loaded = VBMC.load(path + ".pkl")
+            vp, results = loaded.optimize()
+            self.assertEqual(results["elbo"], self.results["elbo"])
+            with self.assertRaises(NotImplementedError):
+                VBMC.load(path + ".pkl", new_options={"max_fun_evals": 300})
+            self.vp.save(os.path.join(folder, "vp"))
+            again = VariationalPosterior.load(os.path.join(folder, "vp.pkl"))
+            x, _ = self.vp.sample(5)
+            np.testing.assert_array_equal(again.pdf(x), self.vp.pdf(x))
+
+
+class Interface(unittest.TestCase):
+    CHEAP = {"display": "off", "max_fun_evals": 30, "seed": 3}
+
+    def test_log_prior_gives_the_run_of_the_joint(self):
+        joint = VBMC(banana_log_joint, None, LB, UB, PLB, PUB, options=self.CHEAP).optimize()[1]
+        split = VBMC(banana_log_likelihood, None, LB, UB, PLB, PUB, options=self.CHEAP,
+                     log_prior=normal_log_prior).optimize()[1]
+        self.assertEqual(joint["elbo"], split["elbo"])
+
+    def test_prior_objects(self):
+        try:
+            import scipy.stats as scs
+        except ImportError:
+            self.skipTest("scipy is not installed")
+        prior = [scs.norm(scale=3.0), scs.norm(scale=3.0)]
+        vbmc = VBMC(banana_log_likelihood, None, LB, UB, PLB, PUB, options=self.CHEAP,
+                    prior=prior)
+        self.assertAlmostEqual(float(vbmc.log_joint(np.array([0.5, 1.0]))),
+                               float(banana_log_joint(np.array([0.5, 1.0]))), places=12)
+        with self.assertRaises(ValueError):
+            VBMC(banana_log_likelihood, None, LB, UB, PLB, PUB, prior=prior,
+                 log_prior=normal_log_prior)
+
+    def test_gaussian_evidence(self):
+        vp, results = VBMC(gaussian_log_joint, [0.0, 0.0], None, None, [-3.0, -5.0], [3.0, 5.0],
+                           {"display": "off", "seed": 2}).optimize()
+        self.assertLess(abs(results["elbo"] - np.log(5.0)), 0.05)
+        mean, cov = vp.moments(cov_flag=True)
+        np.testing.assert_allclose(mean, [[1.0, -1.0]], atol=0.1)
+        np.testing.assert_allclose(np.diag(cov), [0.25, 4.0], rtol=0.1)
+        try:
+            np.testing.assert_allclose(vp.mode(), [1.0, -1.0], atol=0.1)
+        except ImportError:
+            pass  # mode() needs scipy
+
+    def test_options_pyvbmc_names(self):
+        with self.assertRaises(ValueError) as caught:
+            VBMC(gaussian_log_joint, None, None, None, PLB, PUB, options={"max_fun_eval": 10})
+        self.assertIn("max_fun_evals", str(caught.exception))
+        with warnings.catch_warnings(record=True) as seen:
+            warnings.simplefilter("always")
+            VBMC(gaussian_log_joint, None, None, None, PLB, PUB,
+                 options={"uncertainty_handling": [], "display": "full"})
+        self.assertTrue(any("uncertainty_handling" in str(w.message) for w in seen))
+        with self.assertRaises(ValueError):
+            VBMC(gaussian_log_joint, None, None, None, None, PUB)
+        with self.assertRaises(ValueError):
+            VBMC(gaussian_log_joint, None, None, None, [-1.0, -1.0, -1.0], PUB)
+
+    def test_several_starting_points_and_noisy_targets(self):
+        starts = np.array([[0.0, 0.0], [0.5, 0.5], [-0.5, 1.0]])
+        options = dict(self.CHEAP, specify_target_noise=True)
+        vbmc = VBMC(lambda x: (gaussian_log_joint(x), 0.5), starts, None, None, PLB, PUB,
+                    options=options)
+        vbmc.optimize()
+        told = vbmc.run.evaluations()
+        np.testing.assert_array_equal(told["x"][:2], starts[1:])
+        np.testing.assert_array_equal(told["log_joint_sd"], 0.5)
+
+    def test_target_errors_propagate_and_the_run_goes_on(self):
+        calls = []
+
+        def flaky(x):
+            calls.append(1)
+            if len(calls) == 3:
+                raise RuntimeError("model crashed")
+            return gaussian_log_joint(x)
+        vbmc = VBMC(flaky, None, None, None, PLB, PUB, options=self.CHEAP)
+        with self.assertRaises(RuntimeError):
+            vbmc.optimize()
+        vp, results = vbmc.optimize()
+        self.assertEqual(results["func_count"], 30)
+
+    def test_a_target_returning_nothing_is_refused(self):
+        vbmc = VBMC(lambda x: None, None, None, None, PLB, PUB, options=self.CHEAP)
+        with self.assertRaises(TypeError) as caught:
+            vbmc.optimize()
+        self.assertIn("None", str(caught.exception))
+
+
+class Priors(unittest.TestCase):
+    """PyVBMC's box priors: normalised densities, continuous shapes, draws from them."""
+
+    PRIORS = (UniformBox(-3, 3), Trapezoidal(-3, -2, 2, 3), SplineTrapezoidal(-3, -2, 2, 3),
+              SplineTrapezoidal(-3, 0, 0, 3), SmoothBox(-2, 2, 0.8))
+
+    def test_densities_integrate_to_one(self):
+        grid = np.linspace(-12.0, 12.0, 240001)
+        for prior in self.PRIORS:
+            density = prior.pdf(grid.reshape(-1, 1), keepdims=False)
+            # trapezoid rule; the kinks of the densities cost O(h) = 1e-4 at most
+            self.assertAlmostEqual(np.trapz(density, grid), 1.0, delta=2e-4,
+                                   msg=type(prior).__name__)
+
+    def test_shapes_and_dimensions(self):
+        prior = SplineTrapezoidal(np.zeros(3), 0.5, [1.0, 2.0, 3.0], 4.0)
+        self.assertEqual(prior.D, 3)
+        self.assertEqual(prior.log_pdf(np.ones((5, 3))).shape, (5, 1))
+        self.assertEqual(prior.pdf(np.ones(3), keepdims=False).shape, (1,))
+        np.testing.assert_allclose(prior.log_pdf(np.array([0.25, 1.5, 2.0])),
+                                   SplineTrapezoidal(0, 0.5, 1.0, 4).log_pdf([[0.25]])
+                                   + SplineTrapezoidal(0, 0.5, 2.0, 4).log_pdf([[1.5]])
+                                   + SplineTrapezoidal(0, 0.5, 3.0, 4).log_pdf([[2.0]]))
+        self.assertEqual(UniformBox(0, 1, D=4).D, 4)
+        self.assertEqual(UniformBox(0, 1).pdf(np.linspace(0, 1, 7)).shape, (7, 1))
+        with self.assertRaises(ValueError):
+            prior.log_pdf(np.ones((3, 5)))
+        with self.assertRaises(ValueError):
+            Trapezoidal(0, 2, 1, 3)
+
+    def test_draws_follow_the_density(self):
+        np.random.seed(5)
+        for prior in self.PRIORS:
+            draws = prior.sample(40000)
+            self.assertEqual(draws.shape, (40000, 1))
+            grid = np.linspace(-12.0, 12.0, 240001)
+            density = prior.pdf(grid.reshape(-1, 1), keepdims=False)
+            second_moment = np.trapz(grid ** 2 * density, grid)
+            # 40000 draws: the standard error of the second moment is below 0.03 here
+            self.assertAlmostEqual(np.mean(draws ** 2), second_moment, delta=0.1,
+                                   msg=type(prior).__name__)
+
+    def test_a_prior_object_drives_a_run(self):
+        prior = SplineTrapezoidal(np.zeros(D), 0.1, 3.0, 10.0)
+        vbmc = VBMC(banana_log_likelihood, np.ones((1, D)), np.zeros((1, D)), 10 * np.ones((1, D)),
+                    0.1 * np.ones((1, D)), 3 * np.ones((1, D)), prior=prior,
+                    options={"display": "off", "max_fun_evals": 30, "seed": 1})
+        x = np.array([0.5, 1.5])
+        self.assertAlmostEqual(float(vbmc.log_joint(x)),
+                               float(banana_log_likelihood(x) + prior.log_pdf(x)), places=12)
+        vp, results = vbmc.optimize()
+        self.assertTrue(np.isfinite(results["elbo"]))
+
+
+if __name__ == "__main__":
+    unittest.main()

@@ -1,0 +1,400 @@
+"""PyVBMC's interface over libvbmc: VBMC(fun, x0, lb, ub, plb, pub, options).optimize() returns
+(vp, results) as PyVBMC does, so a PyVBMC script runs by changing `from pyvbmc import VBMC` to
+`from vbmc import VBMC`. Names, signatures and return shapes follow PyVBMC (acerbilab/pyvbmc);
+the computation is libvbmc's, through the ask-tell classes of this package.
+
+What differs, and says so when used: options PyVBMC has and libvbmc has not are ignored with a
+warning (libvbmc's options are vbmc.options()); VBMC.load cannot change options or rewind to an
+earlier iteration; the posterior is sampled and evaluated in the original space only.
+"""
+import difflib
+import logging
+import os
+import pickle
+import warnings
+
+import numpy as np
+
+from . import VBMCRun, _logging, _plot, _validate, options as library_options, version
+
+# PyVBMC options this module acts on itself (libvbmc has no such setting).
+_HANDLED_HERE = ("plot", "specify_target_noise", "log_file_name", "log_file_level",
+                 "log_file_mode")
+# PyVBMC's other options that libvbmc has no setting for: accepted, ignored with a warning.
+_PYVBMC_ONLY = frozenset("""
+    acq_hedge acq_hedge_decay acq_hedge_iter_window active_importance_sampling_box_samples
+    active_importance_sampling_fess_thresh active_importance_sampling_mcmc_samples
+    active_importance_sampling_mcmc_thin active_importance_sampling_vp_samples
+    active_sample_fess_thresh active_sample_full_update_past_warmup
+    active_sample_full_update_threshold active_sample_gp_update active_sample_vp_update
+    active_search_bound active_variational_samples adaptive_entropy_alpha adaptive_k
+    always_refit_vp annealed_gp_mean box_search_frac cache_frac cache_size constrained_gp_mean
+    cov_sample_thresh det_entropy_alpha det_entropy_min_d det_entropy_tol_opt diagnostics
+    double_gp elcbo_midpoint empirical_gp_prior entropy_force_switch entropy_switch f_vals
+    fitness_shaping gp_hyp_sampler gp_int_mean_fun gp_length_prior_mean gp_length_prior_std
+    gp_mean_fun gp_quadratic_mean_bound gp_retrain_threshold gp_sample_thin gp_sample_widths
+    gp_stochastic_step_size gp_tol_opt gp_tol_opt_active gp_tol_opt_mcmc gp_tol_opt_mcmc_active
+    gp_train_init_method gp_train_n_init gp_train_n_init_final heavy_tail_search_frac hpd_frac
+    hpd_search_frac hyp_run_weight incremental_warp_delay init_design integer_vars
+    integrate_gp_mean k_fun_max k_warmup kl_gauss max_iter_stochastic max_repeated_observations
+    moments_run_weight mvn_search_frac noise_shaping noise_shaping_factor noise_shaping_threshold
+    noise_size nonlinear_scaling ns_elbo ns_elbo_incr ns_ent ns_ent_active ns_ent_boost
+    ns_ent_fast ns_ent_fast_active ns_ent_fast_boost ns_ent_fine ns_ent_fine_active
+    ns_ent_fine_boost ns_gp_max_main optimistic_variational_bound out_warp_thresh_base
+    out_warp_thresh_mult out_warp_thresh_tol output_fcn print_iteration_header proposal_fcn
+    pruning_threshold_multiplier recompute_lcb_max sample_extra_vp_means scale_lower_bound
+    search_cache_frac search_cmaes_best search_cmaes_vp_init search_optimizer separate_search_gp
+    sgd_step_size skip_active_sampling_after_warmup stable_gp_samples stable_gp_vp_k
+    stochastic_optimizer temperature tol_bound_x tol_con_loss tol_cov_weight tol_fun_stochastic
+    tol_gp_noise tol_gp_var tol_length tol_stable_entropy_iters tol_weight true_cov true_mean
+    uncertainty_handling update_random_alpha upper_gp_length_factor variable_means
+    variable_weights variational_init_repo variational_sampler warmup_check_max warmup_options
+    warp_cov_reg warp_tol_sd_base warp_tol_sd_multiplier warp_undo_check weight_penalty
+    weighted_hyp_cov
+""".split())
+_LOG_FILE_LEVELS = {"off": logging.WARNING, "iter": logging.INFO, "full": logging.DEBUG}
+
+
+def _translate_options(user_options):
+    """(libvbmc settings, what this module handles) from PyVBMC options; ValueError for a name
+    neither knows. Without a seed, the run's seed comes from numpy's global generator, so
+    np.random.seed(...) makes runs reproducible and runs differ otherwise, as in PyVBMC."""
+    known = {o["name"] for o in library_options()}
+    settings, here, ignored = {}, {}, []
+    for name, value in (user_options or {}).items():
+        if name in known:
+            settings[name] = "iter" if name == "display" and value == "full" else value
+        elif name in _HANDLED_HERE:
+            here[name] = value
+        elif name in _PYVBMC_ONLY:
+            ignored.append(name)
+        else:
+            close = difflib.get_close_matches(name, sorted(known) + list(_HANDLED_HERE), n=3)
+            raise ValueError("unknown option %r%s; the options are PyVBMC's names, listed by "
+                             "vbmc.options()" % (name, " (did you mean %s?)" % ", ".join(close)
+                                                 if close else ""))
+    if ignored:
+        warnings.warn("libvbmc has no setting for the PyVBMC option(s) %s: ignored"
+                      % ", ".join(ignored), stacklevel=3)
+    settings.setdefault("seed", int(np.random.randint(0, 2**53, dtype=np.int64)))
+    return settings, here
+
+
+def _log_prior_of(prior, log_prior):
+    """The log prior density as a function of x, or None: `log_prior` itself, or from `prior`:
+    an object with log_pdf (PyVBMC's priors) or logpdf (scipy.stats), or a list of 1-D
+    scipy.stats distributions, one per coordinate."""
+    if log_prior is not None and prior is not None:
+        raise ValueError("give either prior or log_prior, not both")
+    if log_prior is not None or prior is None:
+        return log_prior
+    if isinstance(prior, (list, tuple)):
+        return _ProductPrior(prior)
+    for method in ("log_pdf", "logpdf"):
+        if callable(getattr(prior, method, None)):
+            return getattr(prior, method)
+    raise TypeError("prior must have a log_pdf or logpdf method, or be a list of "
+                    "scipy.stats distributions, not %r" % (prior,))
+
+
+class _ProductPrior:
+    """Independent coordinates: the sum of each 1-D distribution's logpdf (picklable)."""
+
+    def __init__(self, marginals):
+        self.marginals = list(marginals)
+
+    def __call__(self, x):
+        return sum(float(np.sum(m.logpdf(value))) for m, value in zip(self.marginals, x))
+
+
+class VBMC:
+    """PyVBMC's VBMC: VBMC(log_density, x0, lower_bounds, upper_bounds, plausible_lower_bounds,
+    plausible_upper_bounds, options=None, prior=None, log_prior=None, sample_prior=None).
+
+    log_density(x) takes a point x of shape (D,) and returns the log joint (or, with log_prior
+    or prior, the log likelihood), a number or a one-element array; with the option
+    specify_target_noise it returns (value, SD). x0 may hold several starting points, one per
+    row: the first starts the run, the others are evaluated and added to its training set.
+    Bounds are (D,) or (1, D) arrays; None or +-inf for unbounded. The plausible bounds are
+    required. optimize() runs and returns (vp, results).
+    """
+
+    def __new__(cls, *args, **kwargs):
+        # libvbmc's own ask-tell form, VBMC(lb, ub, plb, pub, x0=None, options=None), as it was
+        # before PyVBMC's interface took the name: a first argument that is no function selects
+        # it, so scripts written for either keep running (VBMCRun is its explicit name).
+        first = args[0] if args else kwargs.get("lb")
+        if "log_density" not in kwargs and not callable(first):
+            from . import VBMCRun
+            return VBMCRun(*args, **kwargs)
+        return super().__new__(cls)
+
+    def __init__(self, log_density, x0=None, lower_bounds=None, upper_bounds=None,
+                 plausible_lower_bounds=None, plausible_upper_bounds=None, options=None,
+                 prior=None, log_prior=None, sample_prior=None):
+        if not callable(log_density):
+            raise TypeError("log_density must be a function of x, not %r" % (log_density,))
+        if plausible_lower_bounds is None or plausible_upper_bounds is None:
+            raise ValueError("plausible_lower_bounds and plausible_upper_bounds are required: "
+                             "the box where the posterior's mass probably lies")
+        self.D = np.size(plausible_lower_bounds)
+        starts = None if x0 is None else _validate.points(x0, self.D, "x0")
+        self.lower_bounds, self.upper_bounds, self.plausible_lower_bounds, \
+            self.plausible_upper_bounds = (
+                _validate.vector(v, self.D, what) for v, what in (
+                    (lower_bounds, "lower_bounds"), (upper_bounds, "upper_bounds"),
+                    (plausible_lower_bounds, "plausible_lower_bounds"),
+                    (plausible_upper_bounds, "plausible_upper_bounds")))
+        if sample_prior is not None:
+            warnings.warn("sample_prior is not used by libvbmc: ignored", stacklevel=2)
+        self.options = dict(options or {})
+        settings, self._here = _translate_options(options)
+        self.log_likelihood, self.log_prior = log_density, _log_prior_of(prior, log_prior)
+        self.x0 = None if starts is None else starts[0]
+        self._extra_starts = [] if starts is None else list(starts[1:])
+        self.run = VBMCRun(self.lower_bounds, self.upper_bounds, self.plausible_lower_bounds,
+                           self.plausible_upper_bounds, x0=self.x0, options=settings)
+        self.vp, self.results = None, None
+
+    def log_joint(self, x):
+        """The target at x as the run sees it: log_density(x) (+ the log prior)."""
+        value = self.log_likelihood(x)
+        if self.log_prior is None:
+            return value
+        if self._here.get("specify_target_noise"):
+            value, sd = value
+            return value + self.log_prior(x), sd
+        return value + self.log_prior(x)
+
+    def _evaluate(self, x):
+        return _validate.log_joint_value(self.log_joint(x), x,
+                                         bool(self._here.get("specify_target_noise")))
+
+    def optimize(self):
+        """Run until the run stops; returns (vp, results). Exceptions raised by the target
+        propagate, leaving the run where it was (call optimize() again to go on)."""
+        with self._log_file():
+            while self._extra_starts:
+                x = self._extra_starts[0]
+                self.run.tell_extra(x, *self._evaluate(x.copy()))
+                self._extra_starts.pop(0)
+            posterior = self.run.run(self._evaluate)
+        self.vp = VariationalPosterior(posterior, self.run.evaluations())
+        self.results = self._results()
+        if self._here.get("plot"):
+            self.vp.plot()
+            self.plot_elbo()
+        return self.vp, self.results
+
+    def _log_file(self):
+        """A context that copies the "vbmc" logger to the file of the log_file_* options."""
+        level = _LOG_FILE_LEVELS.get(self._here.get("log_file_level", "iter"), logging.INFO)
+        return _LogFile(self._here.get("log_file_name"), level,
+                        self._here.get("log_file_mode", "a"))
+
+    def _results(self):
+        stat = self.run.stat
+        bounded = any(np.isfinite(v).any() for v in (self.lower_bounds, self.upper_bounds)
+                      if v is not None)
+        converged = stat("converged") == 1
+        return {
+            "function": str(self.log_likelihood),
+            "problem_type": "bounded" if bounded else "unconstrained",
+            "iterations": int(stat("iteration")),
+            "func_count": int(stat("func_count")),
+            "train_set_size": int(stat("train_count")),
+            "components": self.vp.K,
+            "r_index": stat("r_index"),
+            "convergence_status": "probable" if converged else "no",
+            "reliable": stat("reliable") == 1,
+            "algorithm": "Variational Bayesian Monte Carlo (libvbmc)",
+            "version": version(),
+            "message": self.run.result_message(),
+            "elbo": self.vp.stats["elbo"],
+            "elbo_sd": self.vp.stats["elbo_sd"],
+            "success_flag": converged,
+        }
+
+    @property
+    def iteration_history(self):
+        """Per-iteration record (VBMCRun.history()): "iteration", "func_count", "elbo",
+        "elbo_sd", "skl", "r_index", "components", "train_count", ..."""
+        return self.run.history()
+
+    def plot_elbo(self, title=None):
+        """The ELBO +- SD over the iterations (see VBMCRun.plot_elbo); returns the figure."""
+        return self.run.plot_elbo(title=title)
+
+    def save(self, file, overwrite=False):
+        """Write the whole instance (run, target function, posterior) to a pickle file; ".pkl"
+        is added to a name without extension. The target function must be picklable (defined
+        at module level). FileExistsError if the file exists and overwrite is False."""
+        path = file if os.path.splitext(str(file))[1] else str(file) + ".pkl"
+        with open(path, "wb" if overwrite else "xb") as handle:
+            pickle.dump(self, handle)
+
+    @classmethod
+    def load(cls, file, new_options=None, iteration=None, set_random_state=False):
+        """Read an instance written by save(); optimize() continues the run where it stopped.
+        libvbmc fixes a run's options at creation and keeps no earlier iteration's state, so
+        new_options and iteration are refused; set_random_state has no use (the generator's
+        state is part of the run)."""
+        if new_options or iteration is not None:
+            raise NotImplementedError("libvbmc cannot change a saved run's options or rewind it "
+                                      "to an earlier iteration; create a new VBMC instead")
+        with open(file, "rb") as handle:
+            loaded = pickle.load(handle)
+        if not isinstance(loaded, cls):
+            raise TypeError("%s holds a %s, not a VBMC" % (file, type(loaded).__name__))
+        return loaded
+
+    def __str__(self):
+        return ("VBMC (libvbmc %s):\n    dimension = %d,\n    x0: %s,\n    lower bounds: %s,\n"
+                "    upper bounds: %s,\n    plausible lower bounds: %s,\n"
+                "    plausible upper bounds: %s,\n    log-density = %s,\n    log-prior = %s,\n"
+                "    variational posterior = %s,\n    user options = %s" % (
+                    version(), self.D, self.x0, self.lower_bounds, self.upper_bounds,
+                    self.plausible_lower_bounds, self.plausible_upper_bounds,
+                    self.log_likelihood, self.log_prior, self.vp, self.options))
+
+
+class _LogFile:
+    """Adds a FileHandler to the "vbmc" logger for the duration of a with block."""
+
+    def __init__(self, path, level, mode):
+        self.path, self.level, self.mode, self.handler = path, level, mode, None
+
+    def __enter__(self):
+        if self.path:
+            self.handler = logging.FileHandler(self.path, mode=self.mode)
+            self.handler.setLevel(self.level)
+            _logging.LOGGER.addHandler(self.handler)
+        return self
+
+    def __exit__(self, *exc):
+        if self.handler is not None:
+            _logging.LOGGER.removeHandler(self.handler)
+            self.handler.close()
+
+
+class VariationalPosterior:
+    """PyVBMC's VariationalPosterior over a libvbmc posterior snapshot (vbmc.Posterior): sample,
+    pdf / log_pdf, moments, mode, kl_div, plot, save / load. D is the dimension, K the number of
+    mixture components, stats the ELBO and its SD. `evaluations` (VBMCRun.evaluations()), when
+    known, are drawn by plot()."""
+
+    def __init__(self, posterior, evaluations=None):
+        self.posterior, self.evaluations = posterior, evaluations
+        self.D, self.K = posterior.dim, posterior.components
+        self.stats = {"elbo": posterior.elbo, "elbo_sd": posterior.elbo_sd}
+
+    @staticmethod
+    def _original_space_only(orig_flag, what):
+        if not orig_flag:
+            raise NotImplementedError("%s: libvbmc works in the original space only (orig_flag "
+                                      "must be True)" % what)
+
+    def sample(self, N, orig_flag=True, balance_flag=False, df=np.inf):
+        """(X, I): N draws (N, D) and the mixture component (0-based) of each (N,). Fresh draws
+        each call from numpy's global generator (np.random.seed makes them reproducible)."""
+        self._original_space_only(orig_flag, "sample")
+        if balance_flag or df != np.inf:
+            raise NotImplementedError("sample: balance_flag and heavy-tailed df are not supported")
+        return self.posterior.sample_components(N)
+
+    def pdf(self, x, orig_flag=True, log_flag=False, grad_flag=False, df=np.inf, log=None):
+        """Density at the rows of x (N, D) as an (N, 1) array, or at one point (D,) as a (1,)
+        array; log_flag=True (or log=True) for the log density."""
+        self._original_space_only(orig_flag, "pdf")
+        if grad_flag or df != np.inf:
+            raise NotImplementedError("pdf: gradients and heavy-tailed df are not supported")
+        values = np.atleast_1d(self.posterior.log_pdf(x))
+        if not (log_flag if log is None else log):
+            values = np.exp(values)
+        return values if np.ndim(x) == 1 else values.reshape(-1, 1)
+
+    def log_pdf(self, x, orig_flag=True, grad_flag=False, df=np.inf):
+        """pdf(x, log_flag=True)."""
+        return self.pdf(x, orig_flag=orig_flag, log_flag=True, grad_flag=grad_flag, df=df)
+
+    def moments(self, N=int(1e6), orig_flag=True, cov_flag=False, cov=None):
+        """The mean as a (1, D) array, and with cov_flag=True (or cov=True) also the covariance
+        (D, D). Exact where the parameters are unbounded (libvbmc's vbmc_post_moments); N is not
+        used."""
+        self._original_space_only(orig_flag, "moments")
+        mean, covariance = self.posterior.moments()
+        return (mean.reshape(1, -1), covariance) if (cov_flag if cov is None else cov) \
+            else mean.reshape(1, -1)
+
+    def mode(self, orig_flag=True, n_opts=None):
+        """The highest point of the density (D,), by Nelder-Mead (scipy) from the highest of
+        ceil(sqrt(K)) (or n_opts) draws of 1000."""
+        self._original_space_only(orig_flag, "mode")
+        try:
+            from scipy.optimize import minimize
+        except ImportError:
+            raise ImportError("mode() needs scipy (Debian: python3-scipy)") from None
+        draws, _ = self.sample(1000)
+        heights = self.posterior.log_pdf(draws)
+        starts = draws[np.argsort(-heights)[:n_opts or int(np.ceil(np.sqrt(self.K)))]]
+        fits = [minimize(lambda x: -self.posterior.log_pdf(x), start, method="Nelder-Mead",
+                         options={"xatol": 1e-8, "fatol": 1e-10, "maxiter": 4000})
+                for start in starts]
+        return min(fits, key=lambda fit: fit.fun).x
+
+    def kl_div(self, vp2=None, samples=None, N=int(1e5), gauss_flag=False):
+        """[KL(self || vp2), KL(vp2 || self)]: by Monte Carlo with N draws from each, or with
+        gauss_flag between Gaussians of the same moments."""
+        if vp2 is None or samples is not None:
+            raise NotImplementedError("kl_div needs vp2 (samples are not supported)")
+        if gauss_flag:
+            return np.array(_gaussian_kl(self.moments(cov_flag=True), vp2.moments(cov_flag=True)))
+        kls = []
+        for p, q in ((self, vp2), (vp2, self)):
+            x, _ = p.sample(_validate.count(N, "N"))
+            kls.append(np.mean(p.posterior.log_pdf(x) - q.posterior.log_pdf(x)))
+        return np.maximum(np.array(kls), 0.0)
+
+    def plot(self, n_samples=int(1e5), title=None, plot_data=None, highlight_data=None,
+             plot_vp_centres=False, plot_style=None, gp=None):
+        """Corner plot of n_samples draws with the run's evaluations over them (plot_data, by
+        default when known); returns the matplotlib figure."""
+        if highlight_data is not None or plot_vp_centres or plot_style or gp is not None:
+            raise NotImplementedError("plot: highlight_data, plot_vp_centres, plot_style and gp "
+                                      "are not supported")
+        show = self.evaluations is not None if plot_data is None else plot_data
+        draws, _ = self.sample(_validate.count(n_samples, "n_samples"))
+        return _plot.corner(draws, self.evaluations if show else None, title=title)
+
+    def save(self, file, overwrite=False):
+        """Write to a pickle file (".pkl" added to a name without extension)."""
+        path = file if os.path.splitext(str(file))[1] else str(file) + ".pkl"
+        with open(path, "wb" if overwrite else "xb") as handle:
+            pickle.dump(self, handle)
+
+    @classmethod
+    def load(cls, file):
+        with open(file, "rb") as handle:
+            loaded = pickle.load(handle)
+        if not isinstance(loaded, cls):
+            raise TypeError("%s holds a %s, not a VariationalPosterior"
+                            % (file, type(loaded).__name__))
+        return loaded
+
+    def __str__(self):
+        return "VariationalPosterior (libvbmc): D = %d, K = %d, ELBO = %.6g +- %.3g" % (
+            self.D, self.K, self.stats["elbo"], self.stats["elbo_sd"])
+
+    __repr__ = __str__
+
+
+def _gaussian_kl(first, second):
+    """Both KL divergences between N(m1, S1) and N(m2, S2) given as ((1, D) mean, cov) pairs."""
+    (m1, s1), (m2, s2) = first, second
+    d = (m2 - m1).ravel()
+
+    def kl(sa, sb, diff):
+        inv_b = np.linalg.inv(sb)
+        return 0.5 * (np.trace(inv_b @ sa) + diff @ inv_b @ diff - len(diff)
+                      + np.linalg.slogdet(sb)[1] - np.linalg.slogdet(sa)[1])
+    return kl(s1, s2, d), kl(s2, s1, d)
