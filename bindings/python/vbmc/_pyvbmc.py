@@ -123,6 +123,9 @@ class VBMC:
         # libvbmc's own ask-tell form, VBMC(lb, ub, plb, pub, x0=None, options=None), as it was
         # before PyVBMC's interface took the name: a first argument that is no function selects
         # it, so scripts written for either keep running (VBMCRun is its explicit name).
+        # pickle rebuilds an instance by calling __new__ with no arguments.
+        if not args and not kwargs:
+            return super().__new__(cls)
         first = args[0] if args else kwargs.get("lb")
         if "log_density" not in kwargs and not callable(first):
             from . import VBMCRun
