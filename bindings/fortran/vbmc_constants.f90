@@ -8,6 +8,7 @@ module vbmc_constants
   enum, bind(c)
     enumerator :: VBMC_OK = 0
     enumerator :: VBMC_DONE = 1
+    enumerator :: VBMC_WAIT = 2
     enumerator :: VBMC_E_ARG = -1
     enumerator :: VBMC_E_STATE = -2
     enumerator :: VBMC_E_OPTION = -3
@@ -19,7 +20,7 @@ module vbmc_constants
   end enum
 
   integer(c_int), parameter :: VBMC_VERSION_MAJOR = 0
-  integer(c_int), parameter :: VBMC_VERSION_MINOR = 2
+  integer(c_int), parameter :: VBMC_VERSION_MINOR = 3
   integer(c_int), parameter :: VBMC_VERSION_PATCH = 0
   integer(c_int), parameter :: VBMC_MAX_DIM = 64
   integer(c_int), parameter :: VBMC_LOG_ERROR = 0

@@ -29,7 +29,7 @@ extern "C" {
 #endif
 
 #define VBMC_VERSION_MAJOR 0
-#define VBMC_VERSION_MINOR 2
+#define VBMC_VERSION_MINOR 3
 #define VBMC_VERSION_PATCH 0
 
 /* Largest dimension a run accepts. */
@@ -55,8 +55,10 @@ typedef struct vbmc_post vbmc_post; /* a variational posterior snapshot, indepen
 typedef enum vbmc_status {
     VBMC_OK = 0,
     VBMC_DONE = 1,        /* vbmc_ask: the run has finished; nothing more to evaluate */
+    VBMC_WAIT = 2,        /* vbmc_ask: every point the run may hand out now is pending; tell (or
+                             abandon) one, then ask again. Not an error. */
     VBMC_E_ARG = -1,      /* invalid argument: NULL, bad dimension, lb >= ub, NaN in x0, ... */
-    VBMC_E_STATE = -2,    /* call not valid now: tell of a point not pending, too many asks, ... */
+    VBMC_E_STATE = -2,    /* call not valid now: tell of a point not pending, no posterior yet, ... */
     VBMC_E_OPTION = -3,   /* unknown option name or value out of range */
     VBMC_E_NOMEM = -4,    /* memory could not be allocated */
     VBMC_E_NUMERIC = -5,  /* numerical failure the run could not recover from */
@@ -167,8 +169,13 @@ VBMC_API int vbmc_dim(const vbmc *run);
 
 /* Ask for the next point to evaluate: fills x[dim] (original space) and returns VBMC_OK, or
  * returns VBMC_DONE when the run has finished. Up to option max_pending asks (default 1) may be
- * outstanding; results may be told in any order. Errors: VBMC_E_ARG (NULL), VBMC_E_STATE (the
- * pending limit is reached), VBMC_E_NUMERIC (the iteration the told values called for, or the
+ * outstanding; results may be told in any order. VBMC_WAIT (x untouched) says that every point
+ * the run may hand out now is pending: max_pending points are out, or the budget's last
+ * evaluations, or the whole batch a stage needs before it can go on (the initial design, a step
+ * of the locating stage); tell or abandon one of them, then ask again. A loop that keeps many
+ * workers busy asks until VBMC_WAIT, then waits for a result. VBMC_WAIT never comes with nothing
+ * pending, so a loop that evaluates its pending points first never sees it.
+ * Errors: VBMC_E_ARG (NULL), VBMC_E_NUMERIC (the iteration the told values called for, or the
  * search for the next point, failed; the message says why; the run is left as it was before, the
  * told values kept, and the next ask tries again). */
 VBMC_API vbmc_status vbmc_ask(vbmc *run, double *x);

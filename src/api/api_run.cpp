@@ -120,7 +120,12 @@ VBMC_API int vbmc_dim(const vbmc* run) {
 VBMC_API vbmc_status vbmc_ask(vbmc* run, double* x) {
     return on_run(run, [&](RunObject& handle) {
         require_pointer(x, "x");
-        return handle.run->ask(x) ? VBMC_OK : VBMC_DONE;
+        switch (handle.run->ask(x)) {
+            case AskResult::point: return VBMC_OK;
+            case AskResult::done: return VBMC_DONE;
+            case AskResult::wait: return VBMC_WAIT;
+        }
+        throw_error(Code::internal, "vbmc_ask: unknown answer of the run");
     });
 }
 

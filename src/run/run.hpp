@@ -34,14 +34,18 @@ constexpr int kLogInfo = 2;
 
 using LogSink = std::function<void(int level, const std::string& line)>;
 
+// What an ask hands out: a point, nothing because the run has finished, or nothing until a
+// pending point is told or abandoned.
+enum class AskResult { point, done, wait };
+
 class Run {
 public:
     Run(int dim, const double* x0, const double* lb, const double* ub, const double* plb,
         const double* pub, const OptionValues& options);
 
     int dim() const { return dim_; }
-    // Fills x (original space); returns false when the run has finished.
-    bool ask(double* x);
+    // Fills x (original space) when it returns AskResult::point.
+    AskResult ask(double* x);
     void tell(const double* x, double log_joint, double log_joint_sd);
     void tell_extra(const double* x, double log_joint, double log_joint_sd);
     void abandon(const double* x);
@@ -64,6 +68,7 @@ public:
 
 private:
     Run() = default;
+    AskResult wait_for_tell() const;
     void validate_point(const double* x, const char* what) const;
     // Throws Error(arg) naming what[d] if a coordinate of x lies more than kMaxBoxWidths
     // plausible-box widths from the box in the transformed space.

@@ -4,6 +4,7 @@
 @enum Status::Cint begin
     OK = 0
     DONE = 1
+    WAIT = 2
     E_ARG = -1
     E_STATE = -2
     E_OPTION = -3
@@ -15,7 +16,7 @@
 end
 
 const VERSION_MAJOR = 0
-const VERSION_MINOR = 2
+const VERSION_MINOR = 3
 const VERSION_PATCH = 0
 const MAX_DIM = 64
 const LOG_ERROR = 0

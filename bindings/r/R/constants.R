@@ -5,6 +5,7 @@
 vbmc_status_codes <- c(
   OK = 0L,
   DONE = 1L,
+  WAIT = 2L,
   E_ARG = -1L,
   E_STATE = -2L,
   E_OPTION = -3L,
@@ -19,7 +20,7 @@ vbmc_status_codes <- c(
 #' @export
 vbmc_constants <- c(
   VERSION_MAJOR = 0L,
-  VERSION_MINOR = 2L,
+  VERSION_MINOR = 3L,
   VERSION_PATCH = 0L,
   MAX_DIM = 64L,
   LOG_ERROR = 0L,
