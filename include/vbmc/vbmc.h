@@ -241,14 +241,39 @@ VBMC_API vbmc_status vbmc_stat(const vbmc *run, const char *name, double *value)
  * run, valid until its next call. */
 VBMC_API const char *vbmc_result_message(const vbmc *run);
 
-/* The log-joint callback used by vbmc_run: returns the log joint at x[dim]; it may set
- * *log_joint_sd to the noise SD of its estimate (it is 0 on entry). */
+/* ---------------------------------------------------------------------------------------------
+ * Drivers: loops over the calls above for a log joint that is a C function. Built on the public
+ * API only; a program with its own scheduler (a batch queue, another language's executor) writes
+ * the same loop itself (README, "Running on a cluster"). The MPI driver is in vbmc_mpi.h.
+ * ------------------------------------------------------------------------------------------- */
+
+/* The log-joint callback of the drivers: returns the log joint at x[dim] (NaN for a failed
+ * evaluation); it may set *log_joint_sd to the noise SD of its estimate (it is 0 on entry). */
 typedef double (*vbmc_log_joint_fn)(const double *x, double *log_joint_sd, void *userdata);
 
-/* Convenience driver: loops vbmc_ask / f / vbmc_tell until the run finishes, evaluating any
+/* Sequential driver: loops vbmc_ask / f / vbmc_tell until the run finishes, evaluating any
  * pending points first (left by an earlier error, or in a loaded checkpoint). Returns VBMC_DONE
  * on completion, or the first error status (the run stays usable and a new call resumes it). */
 VBMC_API vbmc_status vbmc_run(vbmc *run, vbmc_log_joint_fn f, void *userdata);
+
+/* Thread-pool driver for one machine: f runs on `threads` threads of its own (1 <= threads <=
+ * 1024) while the calling thread, the only one that uses the run, dispatches pending points
+ * (from a loaded checkpoint) and then asks until every thread is busy or vbmc_ask answers
+ * VBMC_WAIT, and tells each result as soon as its evaluation finishes, in any order. Set option
+ * max_pending to `threads` at creation: at most max_pending evaluations are out at once. f is
+ * called concurrently and must be thread-safe; it must not throw or longjmp. With more than one
+ * thread the order of the results, and so the run, depends on timing.
+ * timeout: seconds after which an evaluation still running is given up (vbmc_abandon; the run
+ * asks again) and its slot gets a fresh thread; 0 or INFINITY: never. The late evaluation keeps
+ * running on its own detached thread and its value is ignored, so f and userdata must stay valid
+ * until it returns, also after vbmc_run_threads has returned.
+ * When the run finishes, or a call fails, no new evaluation starts and those still out are
+ * waited for (up to the timeout) and told, so no value computed is lost. Returns VBMC_DONE, or
+ * the first error (arguments: VBMC_E_ARG; a failed vbmc_ask or vbmc_tell: its status, message in
+ * vbmc_last_error(run); the run stays usable, a point whose tell failed stays pending, and a new
+ * call resumes). */
+VBMC_API vbmc_status vbmc_run_threads(vbmc *run, vbmc_log_joint_fn f, void *userdata, int threads,
+                                      double timeout);
 
 /* Library output (the iteration table, warnings) goes to a logger. The default writes to stderr,
  * filtered by option "display" ("off", "final", "notify", "iter"). fn == NULL restores the default.

@@ -176,23 +176,6 @@ VBMC_API vbmc_status vbmc_stat(const vbmc* run, const char* name, double* value)
     });
 }
 
-VBMC_API vbmc_status vbmc_run(vbmc* run, vbmc_log_joint_fn f, void* userdata) {
-    return on_run(run, [&](RunObject& handle) {
-        if (f == nullptr) throw_error(Code::arg, "f is NULL");
-        std::vector<double> x(static_cast<size_t>(handle.run->dim()));
-        for (;;) {
-            // Points left pending (by an earlier error here, or in a loaded checkpoint) come first.
-            vbmc_status status =
-                handle.run->pending_count() > 0 ? vbmc_pending_point(run, 0, x.data()) : vbmc_ask(run, x.data());
-            if (status != VBMC_OK) return status;
-            double sd = 0.0;
-            const double value = f(x.data(), &sd, userdata);
-            status = vbmc_tell(run, x.data(), value, sd);
-            if (status != VBMC_OK) return status;
-        }
-    });
-}
-
 VBMC_API vbmc_status vbmc_set_logger(vbmc* run, vbmc_log_fn fn, void* userdata) {
     return on_run(run, [&](RunObject& handle) {
         handle.log_fn = fn;
