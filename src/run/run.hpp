@@ -92,6 +92,7 @@ private:
     void draw_initial_design(const double* x0);
     std::vector<double> uniform_in_plausible_box();
     std::vector<double> next_active_point();
+    const Matrix& shortlist_for(const AcqSettings& s);
     void log(int level, const std::string& line) const;
     void log_summary(const std::string& line) const;  // the closing lines, shown by display "final" too
     void log_table_header() const;
@@ -167,6 +168,14 @@ private:
     bool has_verdict_ = false;       // reliability_ holds the verdict on the returned posterior
     ReliabilityCheck reliability_;
 
+    // The iterations' shortlists of asks with max_pending > 1 (acquisition/shortlist.hpp). Not
+    // saved: drawn again from the same stream after a load.
+    struct Shortlist {
+        int iteration;
+        AcqKind kind;
+        Matrix points;
+    };
+    std::vector<Shortlist> shortlists_;
     LogSink log_;                    // not saved
     PhaseTimes times_;               // not saved: counts from creation or load; kept when an iteration rolls back
 };
