@@ -56,6 +56,7 @@ SIGNATURES = {
     "vbmc_stat": (status_t, [POINTER(Run), c_char_p, double_p]),
     "vbmc_result_message": (c_char_p, [POINTER(Run)]),
     "vbmc_run": (status_t, [POINTER(Run), log_joint_fn, c_void_p]),
+    "vbmc_run_threads": (status_t, [POINTER(Run), log_joint_fn, c_void_p, c_int, c_double]),
     "vbmc_set_logger": (status_t, [POINTER(Run), log_fn, c_void_p]),
     "vbmc_save": (status_t, [POINTER(Run), c_char_p]),
     "vbmc_load": (status_t, [POINTER(POINTER(Run)), c_char_p]),

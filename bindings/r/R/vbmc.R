@@ -39,8 +39,18 @@ vbmc_load <- function(path) {
 #' Checkpoint the whole run to a file (atomically)
 vbmc_save <- function(run, path) invisible(.Call(C_save, run$handle, path.expand(path)))
 
-#' The next point to evaluate, or NULL when the run has finished
+#' The next point to evaluate, or NULL when there is none to hand out now: the run has finished,
+#' or every point it may hand out is pending (vbmc_ask_status() says which)
 vbmc_ask <- function(run) .Call(C_ask, run$handle)
+
+#' The next point and the run's answer: list(status = "OK", x), list(status = "DONE", x = NULL)
+#' when the run has finished, or list(status = "WAIT", x = NULL) when every point it may hand out
+#' now is pending (tell one, then ask again; a loop keeping several evaluations in flight asks
+#' until "WAIT")
+vbmc_ask_status <- function(run) {
+  answer <- .Call(C_ask_status, run$handle)
+  list(status = names(vbmc_status_codes)[vbmc_status_codes == answer[[1]]], x = answer[[2]])
+}
 
 #' Tell the log joint at a point returned by vbmc_ask(); sd > 0 for a noisy estimate
 vbmc_tell <- function(run, x, log_joint, sd = 0) {
@@ -81,7 +91,7 @@ vbmc_run <- function(run, fn) {
   repeat {
     waiting <- vbmc_pending(run)
     x <- if (nrow(waiting) > 0) waiting[1, ] else vbmc_ask(run)
-    if (is.null(x)) break
+    if (is.null(x)) break  # the run has finished: with nothing pending it never says "WAIT"
     value <- fn(x)
     vbmc_tell(run, x, value[1], if (length(value) > 1) value[2] else 0)
   }
