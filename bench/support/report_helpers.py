@@ -2,8 +2,10 @@
 formatting, medians with percentile-bootstrap intervals, the provenance header and the breakdown of
 the library's time by phase."""
 import math
+import os
 import random
 import statistics
+import subprocess
 
 BOOTSTRAP_RESAMPLES = 2000
 
@@ -54,6 +56,32 @@ def with_ci(value, ci):
     if not ci or ci[0] is None:
         return fmt(value)
     return f"{fmt(value)} [{fmt(ci[0])}, {fmt(ci[1])}]"
+
+
+def provenance(repo, command):
+    """Commit, machine and command (a list of words) of a benchmark invocation, stamped into
+    every run record."""
+    def git(*cmd):
+        try:
+            return subprocess.run(["git", "-C", repo, *cmd], capture_output=True, text=True,
+                                  check=True).stdout.strip()
+        except (OSError, subprocess.CalledProcessError):
+            return ""
+    commit = git("rev-parse", "--short", "HEAD") or "unknown"
+    # Engine and harness sources only: the published results themselves do not count.
+    if git("status", "--porcelain", "--", "src", "include", "bench", "meson.build",
+           ":!bench/results", ":!bench/RESULTS.md"):
+        commit += " (with uncommitted changes)"
+    cpu = "unknown CPU"
+    try:
+        with open("/proc/cpuinfo") as f:
+            cpu = next((line.split(":", 1)[1].strip() for line in f
+                        if line.startswith("model name")), cpu)
+    except OSError:
+        pass
+    return {"commit": commit,
+            "machine": f"{os.cpu_count()} cores, {cpu}, BLAS threads 1 per run",
+            "command": " ".join(command)}
 
 
 def provenance_lines(records):

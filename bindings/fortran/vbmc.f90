@@ -28,7 +28,7 @@ module vbmc
 
   public :: vbmc_options_type, vbmc_run_type, vbmc_posterior_type, vbmc_log_joint
   public :: vbmc_library_version, vbmc_status_text, vbmc_option_count, vbmc_option_info
-  public :: VBMC_OK, VBMC_DONE, VBMC_E_ARG, VBMC_E_STATE, VBMC_E_OPTION, VBMC_E_NOMEM, &
+  public :: VBMC_OK, VBMC_DONE, VBMC_WAIT, VBMC_E_ARG, VBMC_E_STATE, VBMC_E_OPTION, VBMC_E_NOMEM, &
     VBMC_E_NUMERIC, VBMC_E_IO, VBMC_E_FORMAT, VBMC_E_INTERNAL, VBMC_MAX_DIM, &
     VBMC_VERSION_MAJOR, VBMC_VERSION_MINOR, VBMC_VERSION_PATCH
 
@@ -329,19 +329,33 @@ contains
   end function
 
   ! Next point to evaluate into x(1:dim); done = .true. (x untouched) when the run has finished.
-  subroutine run_ask(self, x, done, stat, errmsg)
+  ! wait = .true. (x untouched) when every point the run may hand out now is pending (VBMC_WAIT:
+  ! tell one, then ask again); without wait, that answer is reported as an error (stat =
+  ! VBMC_WAIT), since x holds no new point.
+  subroutine run_ask(self, x, done, stat, errmsg, wait)
     class(vbmc_run_type), intent(inout) :: self
     real(c_double), intent(inout) :: x(:)
     logical, intent(out) :: done
     integer, intent(out), optional :: stat
     character(len=*), intent(inout), optional :: errmsg
+    logical, intent(out), optional :: wait
     real(c_double) :: point(max(self%dim(), 1))
     integer(c_int) :: status
     done = .false.
+    if (present(wait)) wait = .false.
     if (.not. size_ok(size(x), self%dim(), "x", stat, errmsg)) return
     status = vbmc_ask(self%handle, point)
     if (status == VBMC_OK) x = point(1:size(x))
     done = status == VBMC_DONE
+    if (status == VBMC_WAIT .and. present(wait)) then
+      wait = .true.
+      status = VBMC_OK
+    else if (status == VBMC_WAIT) then
+      call report(VBMC_E_STATE, "every point the run may hand out is pending (VBMC_WAIT): tell one " // &
+        "first, or pass wait= to ask", stat, errmsg)
+      if (present(stat)) stat = VBMC_WAIT
+      return
+    end if
     call report(status, f_string(vbmc_last_error(self%handle)), stat, errmsg)
   end subroutine
 

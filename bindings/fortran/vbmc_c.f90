@@ -203,6 +203,16 @@ module vbmc_c
       integer(c_int) :: vbmc_evaluations
     end function
 
+    function vbmc_run_threads(run, f, userdata, threads, timeout) bind(c, name="vbmc_run_threads")
+      import :: c_ptr, c_int, c_funptr, c_double
+      type(c_ptr), value :: run
+      type(c_funptr), value :: f
+      type(c_ptr), value :: userdata
+      integer(c_int), value :: threads
+      real(c_double), value :: timeout
+      integer(c_int) :: vbmc_run_threads
+    end function
+
     function vbmc_set_logger(run, fn, userdata) bind(c, name="vbmc_set_logger")
       import :: c_ptr, c_int, c_funptr
       type(c_ptr), value :: run

@@ -8,6 +8,7 @@ module vbmc_constants
   enum, bind(c)
     enumerator :: VBMC_OK = 0
     enumerator :: VBMC_DONE = 1
+    enumerator :: VBMC_WAIT = 2
     enumerator :: VBMC_E_ARG = -1
     enumerator :: VBMC_E_STATE = -2
     enumerator :: VBMC_E_OPTION = -3

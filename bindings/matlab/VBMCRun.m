@@ -7,7 +7,8 @@ classdef VBMCRun < handle
 %   options, a struct of PyVBMC option names (see VBMCRun.options()), e.g. struct('seed', 1),
 %   or of MATLAB VBMC's CamelCase names (struct('MaxFunEvals', 100)).
 %
-%   [x, done] = run.ask()      next point (1 x dim); done is true (x = []) when finished
+%   [x, done, wait] = run.ask() next point (1 x dim); done is true (x = []) when finished, wait
+%                              is true (x = []) when every point it may hand out is pending
 %   run.tell(x, log_joint, sd) report the log joint at x (sd > 0 for a noisy estimate)
 %   post = run.posterior()     a VBMCPosterior snapshot: elbo, sample, log_pdf, moments
 %   post = run.run(fn)         ask-tell loop with fn(x) -> log_joint or [log_joint, sd]
@@ -48,9 +49,12 @@ classdef VBMCRun < handle
       end
     end
 
-    function [x, done] = ask(obj)
+    function [x, done, wait] = ask(obj)
+      % x = [] when done (the run has finished) or wait (every point it may hand out now is
+      % pending: tell one, then ask again).
       [x, status] = vbmc_mex('ask', obj.id);
       done = status == VBMCRun.status().DONE;
+      wait = status == VBMCRun.status().WAIT;
     end
 
     function tell(obj, x, log_joint, sd)

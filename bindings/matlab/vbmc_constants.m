@@ -5,6 +5,7 @@ function c = vbmc_constants()
 c = struct();
 c.OK = 0;
 c.DONE = 1;
+c.WAIT = 2;
 c.E_ARG = -1;
 c.E_STATE = -2;
 c.E_OPTION = -3;

@@ -316,11 +316,11 @@ static void run_command(const char *command, int nlhs, mxArray **plhs, int nrhs,
     if (strcmp(command, "dim") == 0) {
         plhs[0] = mxCreateDoubleScalar((double)dim);
     } else if (strcmp(command, "ask") == 0) {
-        /* [x, status]: x is 1 x dim, or [] when status is VBMC_DONE. */
+        /* [x, status]: x is 1 x dim, or [] when status is VBMC_DONE or VBMC_WAIT. */
         mxArray *x = mxCreateDoubleMatrix(1, dim, mxREAL);
         const vbmc_status status = vbmc_ask(run, mxGetPr(x));
         check_run(status, run);
-        if (status == VBMC_DONE) {
+        if (status != VBMC_OK) {
             mxDestroyArray(x);
             x = mxCreateDoubleMatrix(0, 0, mxREAL);
         }

@@ -55,8 +55,10 @@ typedef struct vbmc_post vbmc_post; /* a variational posterior snapshot, indepen
 typedef enum vbmc_status {
     VBMC_OK = 0,
     VBMC_DONE = 1,        /* vbmc_ask: the run has finished; nothing more to evaluate */
+    VBMC_WAIT = 2,        /* vbmc_ask: every point the run may hand out now is pending; tell (or
+                             abandon) one, then ask again. Not an error. */
     VBMC_E_ARG = -1,      /* invalid argument: NULL, bad dimension, lb >= ub, NaN in x0, ... */
-    VBMC_E_STATE = -2,    /* call not valid now: tell of a point not pending, too many asks, ... */
+    VBMC_E_STATE = -2,    /* call not valid now: tell of a point not pending, no posterior yet, ... */
     VBMC_E_OPTION = -3,   /* unknown option name or value out of range */
     VBMC_E_NOMEM = -4,    /* memory could not be allocated */
     VBMC_E_NUMERIC = -5,  /* numerical failure the run could not recover from */
@@ -167,8 +169,13 @@ VBMC_API int vbmc_dim(const vbmc *run);
 
 /* Ask for the next point to evaluate: fills x[dim] (original space) and returns VBMC_OK, or
  * returns VBMC_DONE when the run has finished. Up to option max_pending asks (default 1) may be
- * outstanding; results may be told in any order. Errors: VBMC_E_ARG (NULL), VBMC_E_STATE (the
- * pending limit is reached), VBMC_E_NUMERIC (the iteration the told values called for, or the
+ * outstanding; results may be told in any order. VBMC_WAIT (x untouched) says that every point
+ * the run may hand out now is pending: max_pending points are out, or the budget's last
+ * evaluations, or the whole batch a stage needs before it can go on (the initial design, a step
+ * of the locating stage); tell or abandon one of them, then ask again. A loop that keeps many
+ * workers busy asks until VBMC_WAIT, then waits for a result. VBMC_WAIT never comes with nothing
+ * pending, so a loop that evaluates its pending points first never sees it.
+ * Errors: VBMC_E_ARG (NULL), VBMC_E_NUMERIC (the iteration the told values called for, or the
  * search for the next point, failed; the message says why; the run is left as it was before, the
  * told values kept, and the next ask tries again). */
 VBMC_API vbmc_status vbmc_ask(vbmc *run, double *x);
@@ -236,11 +243,17 @@ VBMC_API vbmc_status vbmc_stat(const vbmc *run, const char *name, double *value)
  * run, valid until its next call. */
 VBMC_API const char *vbmc_result_message(const vbmc *run);
 
-/* The log-joint callback used by vbmc_run: returns the log joint at x[dim]; it may set
- * *log_joint_sd to the noise SD of its estimate (it is 0 on entry). */
+/* ---------------------------------------------------------------------------------------------
+ * Drivers: loops over the calls above for a log joint that is a C function. Built on the public
+ * API only; a program with its own scheduler (a batch queue, another language's executor) writes
+ * the same loop itself (README, "Running on a cluster"). The MPI driver is in vbmc_mpi.h.
+ * ------------------------------------------------------------------------------------------- */
+
+/* The log-joint callback of the drivers: returns the log joint at x[dim] (NaN for a failed
+ * evaluation); it may set *log_joint_sd to the noise SD of its estimate (it is 0 on entry). */
 typedef double (*vbmc_log_joint_fn)(const double *x, double *log_joint_sd, void *userdata);
 
-/* Convenience driver: loops vbmc_ask / f / vbmc_tell until the run finishes, evaluating any
+/* Sequential driver: loops vbmc_ask / f / vbmc_tell until the run finishes, evaluating any
  * pending points first (left by an earlier error, or in a loaded checkpoint). Returns VBMC_DONE
  * on completion, or the first error status (the run stays usable and a new call resumes it). */
 VBMC_API vbmc_status vbmc_run(vbmc *run, vbmc_log_joint_fn f, void *userdata);
@@ -264,6 +277,25 @@ VBMC_API vbmc_status vbmc_history(const vbmc *run, const char *name, size_t n, d
  * n not the number of evaluations). */
 VBMC_API vbmc_status vbmc_evaluations(const vbmc *run, size_t n, double *x, double *log_joint,
                                       double *log_joint_sd, int *in_training);
+
+/* Thread-pool driver for one machine: f runs on `threads` threads of its own (1 <= threads <=
+ * 1024) while the calling thread, the only one that uses the run, dispatches pending points
+ * (from a loaded checkpoint) and then asks until every thread is busy or vbmc_ask answers
+ * VBMC_WAIT, and tells each result as soon as its evaluation finishes, in any order. Set option
+ * max_pending to `threads` at creation: at most max_pending evaluations are out at once. f is
+ * called concurrently and must be thread-safe; it must not throw or longjmp. With more than one
+ * thread the order of the results, and so the run, depends on timing.
+ * timeout: seconds after which an evaluation still running is given up (vbmc_abandon; the run
+ * asks again) and its slot gets a fresh thread; 0 or INFINITY: never. The late evaluation keeps
+ * running on its own detached thread and its value is ignored, so f and userdata must stay valid
+ * until it returns, also after vbmc_run_threads has returned.
+ * When the run finishes, or a call fails, no new evaluation starts and those still out are
+ * waited for (up to the timeout) and told, so no value computed is lost. Returns VBMC_DONE, or
+ * the first error (arguments: VBMC_E_ARG; a failed vbmc_ask or vbmc_tell: its status, message in
+ * vbmc_last_error(run); the run stays usable, a point whose tell failed stays pending, and a new
+ * call resumes). */
+VBMC_API vbmc_status vbmc_run_threads(vbmc *run, vbmc_log_joint_fn f, void *userdata, int threads,
+                                      double timeout);
 
 /* Library output (the iteration table, warnings) goes to a logger. The default writes to stderr,
  * filtered by option "display" ("off", "final", "notify", "iter"). fn == NULL restores the default.

@@ -45,15 +45,15 @@ void gather_columns(const Matrix& m, const std::vector<int>& columns, Matrix& ou
 }
 
 // Hands the candidates to score_batch in increasing order of their lower bounds, kExactBatch at a
-// time, until the next bound exceeds the best value found (score_batch updates best).
+// time, until the next bound exceeds the worst value kept (score_batch updates top).
 template <class ScoreBatch>
-void in_bound_order(const std::vector<double>& bound, const BestCandidate& best, ScoreBatch score_batch) {
+void in_bound_order(const std::vector<double>& bound, const TopCandidates& top, ScoreBatch score_batch) {
     const int count = static_cast<int>(bound.size());
     std::vector<int> order(count);
     std::iota(order.begin(), order.end(), 0);
     std::stable_sort(order.begin(), order.end(), [&](int a, int b) { return bound[a] < bound[b]; });
     std::vector<int> batch;
-    for (int pos = 0; pos < count && (best.index < 0 || bound[order[pos]] <= best.value);) {
+    for (int pos = 0; pos < count && (!top.full() || bound[order[pos]] <= top.threshold());) {
         const int batch_size = std::min(kExactBatch, count - pos);
         batch.assign(order.begin() + pos, order.begin() + pos + batch_size);
         score_batch(batch);
@@ -67,7 +67,7 @@ void in_bound_order(const std::vector<double>& bound, const BestCandidate& best,
 // (k^T e_i)^2 / A_ii by Cauchy-Schwarz, A = the factorised K + noise). The block's candidates
 // are then scored exactly from the same K* in increasing order of their bounds, kExactBatch at a
 // time, as acq_evaluate scores them (gp_predict's solve and eq. 10 average), until the next
-// bound exceeds the best value so far. For ivr the bound comes from the covariance with E_q f
+// bound exceeds the worst value kept so far. For ivr the bound comes from the covariance with E_q f
 // instead (score_variance_reduction).
 class BlockScorer {
 public:
@@ -87,17 +87,17 @@ public:
         }
     }
 
-    void score(const Matrix& candidates, int start, int count, BestCandidate& best) {
+    void score(const Matrix& candidates, int start, int count, TopCandidates& top) {
         const int dim = gp_.dim;
         Matrix block(count, dim);
         std::copy(candidates.row(start), candidates.row(start) + static_cast<size_t>(count) * dim, block.row(0));
         if (ivr_) {
-            score_variance_reduction(block, start, best);
+            score_variance_reduction(block, start, top);
             return;
         }
         const std::vector<double> var_sum = means_and_variance_bounds(block);
         // Bounds, then exact scores in increasing order of the bounds, a batch at a time, until
-        // the next bound exceeds the best value.
+        // the next bound exceeds the worst value kept.
         std::vector<double> bound(count), log_q(count);
         const double inv = 1.0 / static_cast<double>(ns_);
         for (int j = 0; j < count; ++j) {
@@ -110,7 +110,7 @@ public:
             const double value = acq_from_moments(s_, f_bar, var_upper, log_q[j], y_max_);
             if (value < std::numeric_limits<double>::infinity()) bound[j] = value - kBoundSlack * (1.0 + std::abs(value));
         }
-        in_bound_order(bound, best, [&](const std::vector<int>& batch) { score_exactly(batch, start, count, best, log_q); });
+        in_bound_order(bound, top, [&](const std::vector<int>& batch) { score_exactly(batch, start, count, top, log_q); });
     }
 
 private:
@@ -137,9 +137,9 @@ private:
     // ivr: the exact covariances c of the block give each candidate an upper bound of its
     // reduction (VarianceReduction::reduction_bound), so a lower bound of its value; candidates
     // are scored exactly (latent variances from the same K*, as ivr_evaluate) in increasing order
-    // of the bounds until the next bound exceeds the best value. Candidates that even the upper
+    // of the bounds until the next bound exceeds the worst value kept. Candidates that even the upper
     // bound of their variance leaves implausible are excluded before any exact score.
-    void score_variance_reduction(const Matrix& block, int start, BestCandidate& best) {
+    void score_variance_reduction(const Matrix& block, int start, TopCandidates& top) {
         const int count = block.rows;
         const int dim = gp_.dim;
         const std::vector<double> var_sum = means_and_variance_bounds(block);
@@ -160,13 +160,13 @@ private:
             bound[j] = outside[j] || !(upper > 0.0) ? std::numeric_limits<double>::infinity()
                                                     : -std::log(upper) - kBoundSlack * (1.0 + std::abs(std::log(upper)));
         }
-        in_bound_order(bound, best, [&](const std::vector<int>& batch) {
-            score_variance_reduction_exactly(batch, start, count, outside, best);
+        in_bound_order(bound, top, [&](const std::vector<int>& batch) {
+            score_variance_reduction_exactly(batch, start, count, outside, top);
         });
     }
 
     void score_variance_reduction_exactly(const std::vector<int>& batch, int start, int count,
-                                          const std::vector<bool>& outside, BestCandidate& best) {
+                                          const std::vector<bool>& outside, TopCandidates& top) {
         const size_t m = batch.size();
         std::vector<double> reduction(m, 0.0), latent_var(m, 0.0), means(ns_ * m), vars(ns_ * m), f_mean(m), f_var(m);
         for (size_t si = 0; si < ns_; ++si) {
@@ -186,14 +186,7 @@ private:
             const double value = outside[j] || implausible(s_, f_mean[c], f_var[c], y_max_)
                                      ? std::numeric_limits<double>::infinity()
                                      : ivr_from_terms(s_, reduction[c] * inv, latent_var[c] * inv);
-            consider(value, start + j, best);
-        }
-    }
-
-    static void consider(double value, int index, BestCandidate& best) {
-        if (best.index < 0 || value < best.value || (value == best.value && index < best.index)) {
-            best.value = value;
-            best.index = index;
+            top.consider(value, start + j);
         }
     }
 
@@ -214,7 +207,7 @@ private:
         return spread * (1.0 / (ns_ - 1.0));
     }
 
-    void score_exactly(const std::vector<int>& batch, int start, int count, BestCandidate& best,
+    void score_exactly(const std::vector<int>& batch, int start, int count, TopCandidates& top,
                        const std::vector<double>& log_q) {
         const size_t m = batch.size();
         std::vector<double> means(ns_ * m), vars(ns_ * m), f_mean(m), f_var(m);
@@ -228,7 +221,7 @@ private:
             const int j = batch[c];
             const double value = std::isnan(log_q[j]) ? std::numeric_limits<double>::infinity()
                                                       : acq_from_moments(s_, f_mean[c], f_var[c], log_q[j], y_max_);
-            consider(value, start + j, best);
+            top.consider(value, start + j);
         }
     }
 
@@ -248,17 +241,46 @@ private:
 
 }  // namespace
 
-BestCandidate best_candidate(const Gp& gp, const VariationalPosterior& vp, const Matrix& candidates,
-                             double y_max, const AcqSettings& s, const VarianceReduction* ivr) {
+// Lexicographic order of (value, index): the lower value, the first index on ties.
+static bool better(const BestCandidate& a, const BestCandidate& b) {
+    return a.value < b.value || (a.value == b.value && a.index < b.index);
+}
+
+void TopCandidates::consider(double value, int index) {
+    const BestCandidate c{index, value};
+    if (!full()) {
+        kept_.push_back(c);
+        std::push_heap(kept_.begin(), kept_.end(), better);  // the worst kept on top
+    } else if (better(c, kept_.front())) {
+        std::pop_heap(kept_.begin(), kept_.end(), better);
+        kept_.back() = c;
+        std::push_heap(kept_.begin(), kept_.end(), better);
+    }
+}
+
+std::vector<BestCandidate> TopCandidates::sorted() const {
+    std::vector<BestCandidate> out = kept_;
+    std::sort(out.begin(), out.end(), better);
+    return out;
+}
+
+std::vector<BestCandidate> best_candidates(const Gp& gp, const VariationalPosterior& vp, const Matrix& candidates,
+                                           double y_max, const AcqSettings& s, const VarianceReduction* ivr,
+                                           int count) {
     if (s.kind == AcqKind::ivr && ivr == nullptr)
-        throw_error(Code::internal, "best_candidate: the ivr acquisition needs its precomputed terms");
-    BestCandidate best;
-    best.value = std::numeric_limits<double>::infinity();
+        throw_error(Code::internal, "best_candidates: the ivr acquisition needs its precomputed terms");
+    if (count < 1) throw_error(Code::internal, "best_candidates: count must be positive");
+    TopCandidates top(static_cast<size_t>(count));
     BlockScorer scorer(gp, vp, y_max, s, s.kind == AcqKind::ivr ? ivr : nullptr);
     for (int start = 0; start < candidates.rows; start += kBlock)
-        scorer.score(candidates, start, std::min(kBlock, candidates.rows - start), best);
-    if (best.index < 0) best.index = 0;
-    return best;
+        scorer.score(candidates, start, std::min(kBlock, candidates.rows - start), top);
+    return top.sorted();
+}
+
+BestCandidate best_candidate(const Gp& gp, const VariationalPosterior& vp, const Matrix& candidates,
+                             double y_max, const AcqSettings& s, const VarianceReduction* ivr) {
+    const std::vector<BestCandidate> best = best_candidates(gp, vp, candidates, y_max, s, ivr, 1);
+    return best.empty() ? BestCandidate{0, std::numeric_limits<double>::infinity()} : best.front();
 }
 
 }  // namespace libvbmc

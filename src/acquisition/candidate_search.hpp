@@ -2,6 +2,8 @@
 // acquisition over the search points), computed exactly but without solving against the GP
 // factor for candidates that provably cannot win.
 #pragma once
+#include <vector>
+
 #include "acquisition/acq_settings.hpp"
 #include "acquisition/variance_reduction.hpp"
 #include "gp/gp.hpp"
@@ -13,6 +15,22 @@ namespace libvbmc {
 struct BestCandidate {
     int index = -1;     // row of the candidates with the smallest acquisition value
     double value = 0.0; // that value, as acq_evaluate computes it
+};
+
+// The `capacity` candidates with the lowest values seen so far (the first index on ties).
+class TopCandidates {
+public:
+    explicit TopCandidates(size_t capacity) : capacity_(capacity) {}
+    bool full() const { return kept_.size() >= capacity_; }
+    // The value a candidate must not exceed to be kept, once full.
+    double threshold() const { return kept_.front().value; }
+    void consider(double value, int index);
+    // The kept candidates, best first.
+    std::vector<BestCandidate> sorted() const;
+
+private:
+    size_t capacity_;
+    std::vector<BestCandidate> kept_;  // a heap, the worst kept at the front
 };
 
 // Blocks of candidates in order. Per block and hyperparameter sample the cross-covariance with
@@ -28,5 +46,11 @@ struct BestCandidate {
 // terms ivr (required then, ignored otherwise).
 BestCandidate best_candidate(const Gp& gp, const VariationalPosterior& vp, const Matrix& candidates,
                              double y_max, const AcqSettings& s, const VarianceReduction* ivr = nullptr);
+
+// The `count` best candidates, best first, by the same search (a candidate is scored exactly
+// unless its bound exceeds the count-th best value so far); best_candidate is its first.
+std::vector<BestCandidate> best_candidates(const Gp& gp, const VariationalPosterior& vp, const Matrix& candidates,
+                                           double y_max, const AcqSettings& s, const VarianceReduction* ivr,
+                                           int count);
 
 }  // namespace libvbmc

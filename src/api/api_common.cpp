@@ -45,6 +45,7 @@ VBMC_API const char* vbmc_status_name(vbmc_status status) {
     switch (static_cast<int>(status)) {
         case VBMC_OK: return "VBMC_OK";
         case VBMC_DONE: return "VBMC_DONE";
+        case VBMC_WAIT: return "VBMC_WAIT";
         case VBMC_E_ARG: return "VBMC_E_ARG";
         case VBMC_E_STATE: return "VBMC_E_STATE";
         case VBMC_E_OPTION: return "VBMC_E_OPTION";

@@ -120,7 +120,12 @@ VBMC_API int vbmc_dim(const vbmc* run) {
 VBMC_API vbmc_status vbmc_ask(vbmc* run, double* x) {
     return on_run(run, [&](RunObject& handle) {
         require_pointer(x, "x");
-        return handle.run->ask(x) ? VBMC_OK : VBMC_DONE;
+        switch (handle.run->ask(x)) {
+            case AskResult::point: return VBMC_OK;
+            case AskResult::done: return VBMC_DONE;
+            case AskResult::wait: return VBMC_WAIT;
+        }
+        throw_error(Code::internal, "vbmc_ask: unknown answer of the run");
     });
 }
 
@@ -168,23 +173,6 @@ VBMC_API vbmc_status vbmc_stat(const vbmc* run, const char* name, double* value)
         require_pointer(value, "value");
         *value = handle.run->stat(name);
         return VBMC_OK;
-    });
-}
-
-VBMC_API vbmc_status vbmc_run(vbmc* run, vbmc_log_joint_fn f, void* userdata) {
-    return on_run(run, [&](RunObject& handle) {
-        if (f == nullptr) throw_error(Code::arg, "f is NULL");
-        std::vector<double> x(static_cast<size_t>(handle.run->dim()));
-        for (;;) {
-            // Points left pending (by an earlier error here, or in a loaded checkpoint) come first.
-            vbmc_status status =
-                handle.run->pending_count() > 0 ? vbmc_pending_point(run, 0, x.data()) : vbmc_ask(run, x.data());
-            if (status != VBMC_OK) return status;
-            double sd = 0.0;
-            const double value = f(x.data(), &sd, userdata);
-            status = vbmc_tell(run, x.data(), value, sd);
-            if (status != VBMC_OK) return status;
-        }
     });
 }
 

@@ -6,6 +6,7 @@
 #include <cstdio>
 
 #include "acquisition/active_sample.hpp"
+#include "acquisition/shortlist.hpp"
 #include "elbo/optimize_vp.hpp"
 #include "elbo/update_k.hpp"
 #include "elbo/vp_candidates.hpp"
@@ -74,7 +75,8 @@ AcqSettings Run::acq_settings(int point_in_batch) const {
 
 // Paper section 3.3: the next point maximises the acquisition function under the surrogate
 // updated with every value told since the last iteration; pending points count as observed
-// at their predicted mean so parallel asks spread out.
+// at their predicted mean so parallel asks spread out. With max_pending > 1 the candidates are
+// the iteration's shortlist and a few fresh draws (acquisition/shortlist.hpp).
 std::vector<double> Run::next_active_point() {
     Matrix avoid(0, dim_);
     for (const auto& x : pending_) {
@@ -83,10 +85,36 @@ std::vector<double> Run::next_active_point() {
         avoid.append_row(z.data(), dim_);
     }
     const int point_in_batch = batch_told_ + static_cast<int>(pending_.size());
-    const std::vector<double> z = acquire_point(search_gp_, vp_, avoid, acq_settings(point_in_batch), rng_);
+    AcqSettings s = acq_settings(point_in_batch);
+    std::vector<double> z;
+    if (settings_.max_pending > 1) {
+        const Matrix& shortlist = shortlist_for(s);
+        s.ns_search = shortlist.rows + shortlist_fresh_count(s);
+        s.cache_frac = static_cast<double>(shortlist.rows) / s.ns_search;
+        z = acquire(search_gp_, vp_, avoid, shortlist, s, rng_).x;
+    } else {
+        z = acquire_point(search_gp_, vp_, avoid, s, rng_);
+    }
     std::vector<double> x(static_cast<size_t>(dim_));
     transform_.to_original(z.data(), x.data());
     return x;
+}
+
+// The iteration's shortlist for the acquisition function of s, drawn from a stream of its own
+// (the seed, the iteration and the function), so that it never depends on when it is first
+// needed and a loaded run draws the same one.
+const Matrix& Run::shortlist_for(const AcqSettings& s) {
+    for (const Shortlist& kept : shortlists_)
+        if (kept.iteration == iteration_ && kept.kind == s.kind) return kept.points;
+    shortlists_.erase(std::remove_if(shortlists_.begin(), shortlists_.end(),
+                                     [&](const Shortlist& kept) { return kept.iteration != iteration_; }),
+                      shortlists_.end());
+    const uint64_t stream = static_cast<uint64_t>(settings_.seed) * 0x9E3779B97F4A7C15ull +
+                            static_cast<uint64_t>(iteration_ + 1) * 0xBF58476D1CE4E5B9ull +
+                            static_cast<uint64_t>(s.kind);
+    Rng rng(stream);
+    shortlists_.push_back({iteration_, s.kind, acquisition_shortlist(gp_, vp_, s, rng)});
+    return shortlists_.back().points;
 }
 
 void Run::train_surrogate(IterationRecord& record) {

@@ -24,6 +24,13 @@ std::string number_text(double v) {
 // 1.7e154 widths out fails at every ask, one at 1.7e153 widths completes; 1e150 leaves room for
 // sums over coordinates and length scales below 1.
 constexpr double kMaxBoxWidths = 1e150;
+
+// The locating stage hands out one point at a time, whatever max_pending. The points its
+// trust-region search proposes while one is out are model-improvement points in random
+// directions, and with them the search stalls: on cigar_D6 with up to 2, 4, 7 or 16 points out
+// it spent its whole share (200 evaluations) still climbing on each of seeds 1-3, against 56-73
+// evaluations one at a time (bench/RESULTS.md, "Many workers").
+constexpr int kLocateMaxPending = 1;
 }  // namespace
 
 Run::Run(int dim, const double* x0, const double* lb, const double* ub, const double* plb,
@@ -102,24 +109,27 @@ void Run::validate_point(const double* x, const char* what) const {
                                        " is not finite");
 }
 
-bool Run::ask(double* x) {
+// Every point the run may hand out now is pending (max_pending, the budget, an initial design
+// or a locating step all out): the caller tells one first. Never with nothing pending, which
+// would leave the caller waiting for ever.
+AskResult Run::wait_for_tell() const {
+    if (pending_.empty()) throw_error(Code::internal, "ask has no point to hand out and none is pending");
+    return AskResult::wait;
+}
+
+AskResult Run::ask(double* x) {
     const PhaseTimer timer(times_.total);
     if (batch_complete()) close_batch();
-    if (finished_) return false;
-    if (static_cast<int>(pending_.size()) >= settings_.max_pending)
-        throw_error(Code::state, std::to_string(pending_.size()) + " points are pending, the limit max_pending = " +
-                                     std::to_string(settings_.max_pending) + "; tell or abandon one first");
+    if (finished_) return AskResult::done;
+    if (static_cast<int>(pending_.size()) >= settings_.max_pending) return wait_for_tell();
     // Never hand out a point the budget cannot take: its evaluation would be refused.
-    if (evals_.size() + static_cast<int>(pending_.size()) >= settings_.max_fun_evals)
-        throw_error(Code::state, std::to_string(evals_.size()) + " evaluations told and " + std::to_string(pending_.size()) +
-                                     " pending fill the budget max_fun_evals = " + std::to_string(settings_.max_fun_evals) +
-                                     "; tell or abandon a pending point first");
+    if (evals_.size() + static_cast<int>(pending_.size()) >= settings_.max_fun_evals) return wait_for_tell();
     std::vector<double> point;
     // The locating stage's point is empty when the stage has just ended.
+    if (locate_.active() && static_cast<int>(pending_.size()) >= kLocateMaxPending) return wait_for_tell();
     if (locate_.active()) point = timed(times_.locate, [&] { return next_locate_point(); });
     if (point.empty() && in_initial_design_) {
-        if (design_queue_.empty())
-            throw_error(Code::state, "every initial-design point is pending; tell their values before asking again");
+        if (design_queue_.empty()) return wait_for_tell();
         point = design_queue_.front();
         design_queue_.erase(design_queue_.begin());
     } else if (point.empty()) {
@@ -127,7 +137,7 @@ bool Run::ask(double* x) {
     }
     pending_.push_back(point);
     std::memcpy(x, point.data(), sizeof(double) * static_cast<size_t>(dim_));
-    return true;
+    return AskResult::point;
 }
 
 void Run::record_evaluation(const double* x, double log_joint, double log_joint_sd, bool extra) {

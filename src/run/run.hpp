@@ -34,14 +34,18 @@ constexpr int kLogInfo = 2;
 
 using LogSink = std::function<void(int level, const std::string& line)>;
 
+// What an ask hands out: a point, nothing because the run has finished, or nothing until a
+// pending point is told or abandoned.
+enum class AskResult { point, done, wait };
+
 class Run {
 public:
     Run(int dim, const double* x0, const double* lb, const double* ub, const double* plb,
         const double* pub, const OptionValues& options);
 
     int dim() const { return dim_; }
-    // Fills x (original space); returns false when the run has finished.
-    bool ask(double* x);
+    // Fills x (original space) when it returns AskResult::point.
+    AskResult ask(double* x);
     void tell(const double* x, double log_joint, double log_joint_sd);
     void tell_extra(const double* x, double log_joint, double log_joint_sd);
     void abandon(const double* x);
@@ -68,6 +72,7 @@ public:
 
 private:
     Run() = default;
+    AskResult wait_for_tell() const;
     void validate_point(const double* x, const char* what) const;
     // Throws Error(arg) naming what[d] if a coordinate of x lies more than kMaxBoxWidths
     // plausible-box widths from the box in the transformed space.
@@ -91,6 +96,7 @@ private:
     void draw_initial_design(const double* x0);
     std::vector<double> uniform_in_plausible_box();
     std::vector<double> next_active_point();
+    const Matrix& shortlist_for(const AcqSettings& s);
     void log(int level, const std::string& line) const;
     void log_summary(const std::string& line) const;  // the closing lines, shown by display "final" too
     void log_table_header() const;
@@ -173,6 +179,14 @@ private:
     bool has_verdict_ = false;       // reliability_ holds the verdict on the returned posterior
     ReliabilityCheck reliability_;
 
+    // The iterations' shortlists of asks with max_pending > 1 (acquisition/shortlist.hpp). Not
+    // saved: drawn again from the same stream after a load.
+    struct Shortlist {
+        int iteration;
+        AcqKind kind;
+        Matrix points;
+    };
+    std::vector<Shortlist> shortlists_;
     LogSink log_;                    // not saved
     PhaseTimes times_;               // not saved: counts from creation or load; kept when an iteration rolls back
 };

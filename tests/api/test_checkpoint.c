@@ -130,7 +130,7 @@ static void drive(unsigned seed, int max_pending, enum reload_when when, const c
                 done = 1;
                 break;
             }
-            if (status == VBMC_E_STATE) break; /* the initial design is all pending */
+            if (status == VBMC_WAIT) break; /* the initial design is all pending */
             assert_int_equal(status, VBMC_OK);
             assert_true(t->n_asks < MAX_ASKS);
             memcpy(t->asks[t->n_asks++], pending[n_pending], sizeof pending[0]);

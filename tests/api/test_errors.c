@@ -26,6 +26,8 @@ static void test_status_names_are_total(void **state) {
     (void)state;
     assert_string_equal(vbmc_status_name(VBMC_E_ARG), "VBMC_E_ARG");
     assert_string_equal(vbmc_status_name(VBMC_DONE), "VBMC_DONE");
+    assert_string_equal(vbmc_status_name(VBMC_WAIT), "VBMC_WAIT");
+    assert_int_equal((int)VBMC_WAIT, 2); /* part of the ABI: never renumbered */
     for (int s = -1000; s <= 1000; ++s) assert_non_null(vbmc_status_name((vbmc_status)s));
     assert_string_equal(vbmc_status_name((vbmc_status)12345), "VBMC_UNKNOWN_STATUS");
 }
@@ -123,9 +125,10 @@ static void test_tell_errors_keep_the_run_usable(void **state) {
     vbmc *run = make_run(1);
     double x[2], other[2] = {0.123, 0.456}, count;
     assert_int_equal(vbmc_ask(run, x), VBMC_OK);
-    /* A second ask beyond max_pending = 1. */
-    assert_int_equal(vbmc_ask(run, other), VBMC_E_STATE);
-    assert_message_mentions(vbmc_last_error(run), "max_pending");
+    /* A second ask beyond max_pending = 1 waits for a tell: not an error, x untouched. */
+    assert_int_equal(vbmc_ask(run, other), VBMC_WAIT);
+    assert_string_equal(vbmc_last_error(run), "");
+    assert_close(other[0], 0.123, 0.0);
     /* Tell of a point never asked. */
     assert_int_equal(vbmc_tell(run, other, -1.0, 0.0), VBMC_E_STATE);
     assert_message_mentions(vbmc_last_error(run), "not a pending point");

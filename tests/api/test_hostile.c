@@ -425,7 +425,7 @@ static void test_run_driver_resumes(void **state) {
     run = NULL;
     assert_int_equal(vbmc_load(&run, path), VBMC_OK);
     remove(path);
-    assert_int_equal(vbmc_ask(run, x), VBMC_E_STATE); /* the pending point blocks a plain ask */
+    assert_int_equal(vbmc_ask(run, x), VBMC_WAIT); /* the pending point fills max_pending = 1 */
     calls_until_bad_sd = 1000;
     assert_int_equal(vbmc_run(run, driver_f, NULL), VBMC_DONE);
     assert_int_equal(vbmc_stat(run, "func_count", &v), VBMC_OK);

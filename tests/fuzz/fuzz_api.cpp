@@ -51,14 +51,16 @@ void check(bool ok) {
     if (!ok) __builtin_trap();
 }
 
-bool is_status(vbmc_status s) { return s >= VBMC_E_INTERNAL && s <= VBMC_DONE && s != VBMC_E_INTERNAL; }
+bool is_status(vbmc_status s) { return s >= VBMC_E_INTERNAL && s <= VBMC_WAIT && s != VBMC_E_INTERNAL; }
 
-// Ask, checking liveness: with nothing pending the run has a point to give or has finished.
+// Ask, checking liveness: with nothing pending the run has a point to give or has finished, and
+// it never answers the old error for "tell one first".
 vbmc_status ask_live(vbmc* run, double* x) {
     double pending = 0;
     check(vbmc_stat(run, "pending", &pending) == VBMC_OK);
     const vbmc_status s = vbmc_ask(run, x);
-    if (pending == 0) check(s != VBMC_E_STATE);
+    check(s != VBMC_E_STATE);
+    if (pending == 0) check(s != VBMC_WAIT);
     return s;
 }
 

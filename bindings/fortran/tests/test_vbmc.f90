@@ -19,7 +19,7 @@ program test_vbmc
   real(c_double) :: elbo, reliable
   integer :: status, failures, finished
   integer(c_int), target :: calls
-  logical :: done
+  logical :: done, waiting
 
   failures = 0
 
@@ -40,6 +40,12 @@ program test_vbmc
 
   call run%ask(x, done, stat=status)
   call expect(status == VBMC_OK .and. .not. done, "first ask", "")
+  ! max_pending = 1 and x is out: the run waits for its value, x stays as it is.
+  call run%ask(x, done, stat=status, wait=waiting)
+  call expect(status == VBMC_OK .and. waiting .and. .not. done, "ask with wait= says wait", "")
+  call run%ask(x, done, stat=status, errmsg=message)
+  call expect(status == VBMC_WAIT .and. index(message, "VBMC_WAIT") > 0, &
+    "ask without wait= reports the wait through stat", message)
   call run%tell(x + 0.25_c_double, 0.0_c_double, stat=status, errmsg=message)
   call expect(status == VBMC_E_STATE .and. len_trim(message) > 0, "tell of a point not pending", &
     message)

@@ -25,9 +25,9 @@ module VBMC
 import Random
 import Statistics
 
-export VBMCRun, Posterior, VBMCError, Status, ask!, tell!, tell_extra!, abandon!, pending,
-       result_message, posterior, run!, load_run, load_posterior, elbo, elbo_sd, history,
-       evaluations, sample_components, options, version
+export VBMCRun, Posterior, VBMCError, Status, ask!, ask_status!, tell!, tell_extra!, abandon!,
+       pending, result_message, posterior, run!, load_run, load_posterior, elbo, elbo_sd,
+       history, evaluations, sample_components, options, version
 
 include("constants.jl")
 
@@ -161,12 +161,18 @@ end
 
 run_check(run::VBMCRun, code::Cint) = check(code, () -> last_error(run.handle))
 
-"""The next point to evaluate, or `nothing` when the run has finished."""
-function ask!(run::VBMCRun)
+"""The next point to evaluate, or `nothing` when there is none to hand out now: the run has
+finished, or every point it may hand out is pending (`ask_status!` says which)."""
+ask!(run::VBMCRun) = ask_status!(run)[2]
+
+"""`(OK, x)`, `(DONE, nothing)` when the run has finished, or `(WAIT, nothing)` when every point
+it may hand out now is pending: tell one, then ask again (a loop keeping several evaluations in
+flight asks until `WAIT`)."""
+function ask_status!(run::VBMCRun)
     x = Vector{Float64}(undef, run.dim)
     status = run_check(run, ccall((:vbmc_ask, libvbmc), Cint, (Ptr{Cvoid}, Ptr{Cdouble}),
                                   live(run), x))
-    return status == DONE ? nothing : x
+    return (status, status == OK ? x : nothing)
 end
 
 """Tell the log joint at a point returned by `ask!`; `sd > 0` for a noisy estimate."""
@@ -239,7 +245,7 @@ function run!(run::VBMCRun, fn)
     while true
         waiting = pending(run)
         x = size(waiting, 2) > 0 ? waiting[:, 1] : ask!(run)
-        x === nothing && break
+        x === nothing && break  # finished: with nothing pending the run never says WAIT
         tell!(run, x, told_value(fn(copy(x)), x)...)
     end
     return posterior(run)

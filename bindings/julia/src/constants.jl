@@ -4,6 +4,7 @@
 @enum Status::Cint begin
     OK = 0
     DONE = 1
+    WAIT = 2
     E_ARG = -1
     E_STATE = -2
     E_OPTION = -3

@@ -22,6 +22,13 @@ gaussian_log_joint(x) = -0.5 * sum(abs2, x)
     end
     @test err isa VBMCError && err.status == VBMC.E_ARG && occursin("plb", err.message)
 
+    waiting = VBMCRun(nothing, nothing, [-1.0], [1.0]; options = Dict("display" => "off"))
+    x = ask!(waiting)  # max_pending = 1: x is out
+    @test ask_status!(waiting) == (VBMC.WAIT, nothing)
+    @test ask!(waiting) === nothing
+    tell!(waiting, x, -0.5 * x[1]^2)
+    @test ask_status!(waiting)[1] == VBMC.OK
+
     run = VBMCRun(nothing, nothing, [-2.0, -2.0], [2.0, 2.0];
                   options = Dict("seed" => 5, "display" => "off", "max_fun_evals" => 40))
     post = run!(run, gaussian_log_joint)

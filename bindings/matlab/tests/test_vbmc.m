@@ -39,6 +39,8 @@ camel = VBMCRun([], [], -1, 1, [], struct('MaxFunEvals', 12, 'Display', 'off'));
 failures = failures + check(camel.stat('max_fun_evals') == 12, 'VBMCRun takes CamelCase option names');
 run = VBMCRun([], [], -1, 1, [], struct('seed', 3, 'display', 'off'));
 x = run.ask();
+[y, done, waiting] = run.ask();  % max_pending = 1 and x is out
+failures = failures + check(isempty(y) && ~done && waiting, 'with every allowed point out, ask says wait');
 try
   run.tell(x + 0.25, 0);
   failures = failures + check(false, 'tell of a point not pending raises');

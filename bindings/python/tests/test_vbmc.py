@@ -338,5 +338,35 @@ class Logging(unittest.TestCase):
         self.assertEqual(seen, [])
 
 
+class ManyPointsOut(unittest.TestCase):
+    def test_ask_status_says_wait_when_every_allowed_point_is_out(self):
+        run = vbmc.VBMCRun(None, None, [-1.0, -1.0], [1.0, 1.0],
+                           options={"display": "off", "max_pending": 2})
+        (first, x1), (second, _) = run.ask_status(), run.ask_status()
+        self.assertEqual((first, second), (vbmc.Status.OK, vbmc.Status.OK))
+        self.assertEqual(run.ask_status(), (vbmc.Status.WAIT, None))
+        self.assertIsNone(run.ask())
+        run.tell(x1, gaussian_log_joint(x1))
+        self.assertEqual(run.ask_status()[0], vbmc.Status.OK)
+
+    def test_parallel_example_resumes_a_killed_host(self):
+        sys.path.insert(0, os.path.join(HERE, "..", "examples"))
+        import concurrent.futures as cf
+        import parallel
+        with tempfile.TemporaryDirectory() as folder:
+            path = os.path.join(folder, "run.ckpt")
+            run = parallel.open_run(4, path, 30)
+            out = [run.ask() for _ in range(3)]
+            run.tell(out[0], parallel.log_joint(out[0]))  # saved here, two points out
+            del run                                       # the host dies
+            resumed = parallel.open_run(4, path, 30)
+            self.assertEqual(resumed.stat("pending"), 2.0)
+            with cf.ThreadPoolExecutor(max_workers=4) as executor:
+                post = parallel.run_in_parallel(resumed, executor, 4, 0.0)
+            self.assertEqual(resumed.stat("finished"), 1.0)
+            self.assertEqual(resumed.stat("pending"), 0.0)
+            self.assertTrue(math.isfinite(post.elbo))
+
+
 if __name__ == "__main__":
     unittest.main()

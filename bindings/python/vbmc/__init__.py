@@ -271,10 +271,20 @@ class VBMCRun:
         self.close()
 
     def ask(self):
-        """The next point to evaluate, shape (dim,), or None when the run has finished."""
+        """The next point to evaluate, shape (dim,), or None when there is none to hand out now:
+        the run has finished, or every point it may hand out is pending (ask_status says which)."""
+        return self.ask_status()[1]
+
+    def ask_status(self):
+        """(Status.OK, point), (Status.DONE, None) when the run has finished, or (Status.WAIT,
+        None) when every point the run may hand out now is pending: tell one, then ask again.
+
+        A loop keeping several evaluations in flight asks until WAIT (see
+        examples/parallel.py); a loop that evaluates its pending points first never sees it.
+        """
         x = np.empty(self.dim)
-        status = self._check(lib.vbmc_ask(self._handle, _ptr(x)))
-        return None if status == Status.DONE else x
+        status = Status(self._check(lib.vbmc_ask(self._handle, _ptr(x))))
+        return (status, x if status == Status.OK else None)
 
     def tell(self, x, log_joint, sd=0.0):
         """Report the log joint at a point returned by ask(); sd > 0 for a noisy estimate."""
@@ -360,9 +370,12 @@ class VBMCRun:
         """
         while True:
             pending = self.pending()
-            x = pending[0] if len(pending) else self.ask()
-            if x is None:
-                break
+            if len(pending):
+                x = pending[0]
+            else:
+                status, x = self.ask_status()  # never WAIT: nothing is pending
+                if status == Status.DONE:
+                    break
             value = fn(x.copy())
             self.tell(x, *_validate.log_joint_value(value, x, isinstance(value, tuple)))
         return self.posterior()

@@ -71,6 +71,7 @@ SIGNATURES = {
     "vbmc_run": (status_t, [POINTER(Run), log_joint_fn, c_void_p]),
     "vbmc_history": (status_t, [POINTER(Run), c_char_p, c_size_t, double_p]),
     "vbmc_evaluations": (status_t, [POINTER(Run), c_size_t, double_p, double_p, double_p, int_p]),
+    "vbmc_run_threads": (status_t, [POINTER(Run), log_joint_fn, c_void_p, c_int, c_double]),
     "vbmc_set_logger": (status_t, [POINTER(Run), log_fn, c_void_p]),
     "vbmc_save": (status_t, [POINTER(Run), c_char_p]),
     "vbmc_load": (status_t, [POINTER(POINTER(Run)), c_char_p]),

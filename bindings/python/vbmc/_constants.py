@@ -9,6 +9,7 @@ class Status(enum.IntEnum):
 
     OK = 0
     DONE = 1
+    WAIT = 2
     E_ARG = -1
     E_STATE = -2
     E_OPTION = -3

@@ -5,6 +5,7 @@
 vbmc_status_codes <- c(
   OK = 0L,
   DONE = 1L,
+  WAIT = 2L,
   E_ARG = -1L,
   E_STATE = -2L,
   E_OPTION = -3L,

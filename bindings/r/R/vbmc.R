@@ -90,6 +90,13 @@ vbmc_ask <- function(run) {
   if (is.null(x)) NULL else with_names(x, run$names)
 }
 
+vbmc_ask_status <- function(run) {
+  on.exit(flush_log(run))
+  answer <- .Call(C_ask_status, run$handle)
+  x <- if (is.null(answer[[2]])) NULL else with_names(answer[[2]], run$names)
+  list(status = names(vbmc_status_codes)[vbmc_status_codes == answer[[1]]], x = x)
+}
+
 vbmc_tell <- function(run, x, log_joint, sd = 0) {
   on.exit(flush_log(run))
   invisible(.Call(C_tell, run$handle, as_point(x, run$dim), as.double(log_joint), as.double(sd),
@@ -144,7 +151,7 @@ vbmc_run <- function(run, fn) {
   repeat {
     waiting <- vbmc_pending(run)
     x <- if (nrow(waiting) > 0) waiting[1, ] else vbmc_ask(run)
-    if (is.null(x)) break
+    if (is.null(x)) break  # the run has finished: with nothing pending it never says "WAIT"
     value <- told_value(fn(x), x)
     vbmc_tell(run, x, value[1], value[2])
   }

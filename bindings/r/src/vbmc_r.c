@@ -286,7 +286,21 @@ static SEXP r_ask(SEXP handle)
     const vbmc_status status = vbmc_ask(run, REAL(x));
     check_run(status, run);
     UNPROTECT(1);
-    return status == VBMC_DONE ? R_NilValue : x;
+    return status == VBMC_OK ? x : R_NilValue;
+}
+
+/* list(status, x): x is NULL unless status is VBMC_OK (VBMC_DONE, VBMC_WAIT). */
+static SEXP r_ask_status(SEXP handle)
+{
+    vbmc *run = RUN(handle);
+    SEXP x = PROTECT(Rf_allocVector(REALSXP, vbmc_dim(run)));
+    const vbmc_status status = vbmc_ask(run, REAL(x));
+    check_run(status, run);
+    SEXP out = PROTECT(Rf_allocVector(VECSXP, 2));
+    SET_VECTOR_ELT(out, 0, Rf_ScalarInteger(status));
+    SET_VECTOR_ELT(out, 1, status == VBMC_OK ? x : R_NilValue);
+    UNPROTECT(2);
+    return out;
 }
 
 static SEXP r_tell(SEXP handle, SEXP x, SEXP log_joint, SEXP sd, SEXP extra)
@@ -532,6 +546,7 @@ static const R_CallMethodDef call_methods[] = {
     {"save", (DL_FUNC)&r_save, 2},
     {"dim", (DL_FUNC)&r_dim, 1},
     {"ask", (DL_FUNC)&r_ask, 1},
+    {"ask_status", (DL_FUNC)&r_ask_status, 1},
     {"tell", (DL_FUNC)&r_tell, 5},
     {"abandon", (DL_FUNC)&r_abandon, 2},
     {"pending", (DL_FUNC)&r_pending, 1},

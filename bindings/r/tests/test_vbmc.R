@@ -35,8 +35,13 @@ x <- vbmc_ask(run)
 e <- caught(vbmc_tell(run, x + 0.25, 0))
 check(inherits(e, "vbmc_error") && e$status == vbmc_status_codes[["E_STATE"]],
       "tell of a point not pending raises E_STATE")
+answer <- vbmc_ask_status(run)  # max_pending = 1 and x is out
+check(identical(answer$status, "WAIT") && is.null(answer$x) && is.null(vbmc_ask(run)),
+      "with every allowed point out, the run says WAIT")
 vbmc_tell(run, x, gaussian_log_joint(x))
 check(vbmc_stat(run, "func_count") == 1, "the run stays usable after an error")
+answer <- vbmc_ask_status(run)
+check(identical(answer$status, "OK") && length(answer$x) == 1, "after a tell the run hands out a point")
 
 failing <- vbmc(plb = -1, pub = 1, options = list(display = "off"))
 r_error <- tryCatch(vbmc_run(failing, function(x) stop("model failed")), error = function(e) e)

@@ -1,6 +1,8 @@
-// The pruned candidate search returns the same argmin as scoring every candidate.
+// The pruned candidate search returns the same argmin, and the same best few, as scoring every
+// candidate.
 #include "acquisition/candidate_search.hpp"
 
+#include <algorithm>
 #include <cmath>
 
 #include "acquisition/acq_fcn.hpp"
@@ -88,6 +90,39 @@ static void test_matches_exhaustive_scoring(void**) {
     }
 }
 
+// The best `count` candidates, best first, are the `count` lowest values of scoring every
+// candidate (the first index on ties), whatever the acquisition; the first is best_candidate's.
+static void test_best_few_match_exhaustive_scoring(void**) {
+    Rng rng(21);
+    const Gp gp = make_gp(rng);
+    const VariationalPosterior vp = make_vp(gp.dim, rng);
+    double y_max = -INFINITY;
+    for (double y : gp.data.y) y_max = std::max(y_max, y);
+    const VarianceReduction ivr(gp, vp);
+    for (AcqKind kind : {AcqKind::log, AcqKind::ivr}) {
+        AcqSettings s;
+        s.kind = kind;
+        s.ns_search = 1500;
+        std::vector<int> index;
+        const Matrix candidates = search_points(gp.data.x, vp, Matrix(), s, rng, index);
+        std::vector<double> all(candidates.rows);
+        acq_evaluate(gp, vp, candidates, y_max, s, all.data());
+        std::vector<int> order(candidates.rows);
+        for (int j = 0; j < candidates.rows; ++j) order[j] = j;
+        std::stable_sort(order.begin(), order.end(), [&](int a, int b) { return all[a] < all[b]; });
+        const int count = 37;
+        const std::vector<BestCandidate> best = best_candidates(gp, vp, candidates, y_max, s, &ivr, count);
+        assert_int_equal(static_cast<int>(best.size()), count);
+        for (int k = 0; k < count; ++k) {
+            assert_int_equal(best[k].index, order[k]);
+            assert_close(best[k].value, all[order[k]], 1e-12 * (1.0 + std::abs(all[order[k]])));
+        }
+        const BestCandidate first = best_candidate(gp, vp, candidates, y_max, s, &ivr);
+        assert_int_equal(first.index, best[0].index);
+        assert_true(first.value == best[0].value);
+    }
+}
+
 // Hard limits remove candidates; if every candidate is outside, the first one is returned.
 static void test_hard_limits_respected(void**) {
     Rng rng(4);
@@ -109,6 +144,7 @@ static void test_hard_limits_respected(void**) {
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_matches_exhaustive_scoring),
+        cmocka_unit_test(test_best_few_match_exhaustive_scoring),
         cmocka_unit_test(test_hard_limits_respected),
     };
     return cmocka_run_group_tests(tests, nullptr, nullptr);
