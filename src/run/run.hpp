@@ -12,6 +12,7 @@
 
 #include "acquisition/acq_settings.hpp"
 #include "gp/gp.hpp"
+#include "gp/surrogate_record.hpp"
 #include "elbo/vp_optim_settings.hpp"
 #include "gp/train.hpp"
 #include "options/options.hpp"
@@ -56,6 +57,8 @@ public:
     bool checkpoint_due();
     bool has_posterior() const { return !history_.empty(); }
     PosteriorSnapshot posterior() const;
+    // The surrogate posterior() was fitted to (what refined sampling needs); call after posterior().
+    SurrogateRecord posterior_surrogate() const;
     void set_log_sink(LogSink sink) { log_ = std::move(sink); }
     const Settings& settings() const { return settings_; }
 
