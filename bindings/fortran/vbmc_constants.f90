@@ -19,7 +19,7 @@ module vbmc_constants
   end enum
 
   integer(c_int), parameter :: VBMC_VERSION_MAJOR = 0
-  integer(c_int), parameter :: VBMC_VERSION_MINOR = 2
+  integer(c_int), parameter :: VBMC_VERSION_MINOR = 3
   integer(c_int), parameter :: VBMC_VERSION_PATCH = 0
   integer(c_int), parameter :: VBMC_MAX_DIM = 64
   integer(c_int), parameter :: VBMC_LOG_ERROR = 0

@@ -2,6 +2,9 @@ classdef VBMCPosterior < handle
 %VBMCPOSTERIOR A variational posterior snapshot of libvbmc, independent of its run.
 %   post.elbo, post.elbo_sd, post.dim, post.components
 %   X = post.sample(n, seed)   n draws, one per row (the same seed gives the same draws)
+%   X = post.sample_refined(n, seed)   n draws refined against the run's surrogate
+%   [elbo, elbo_sd] = post.refined_elbo(n, seed)   the auxiliary ELBO of n refined draws
+%   post.set_refinement(aux_count, variance_ratio)  the tuning of refined draws
 %   lp = post.log_pdf(X)       log density at the rows of X (n x 1)
 %   [mu, Sigma] = post.moments()
 %   post.save(path); post = VBMCPosterior.load(path)
@@ -37,6 +40,20 @@ classdef VBMCPosterior < handle
     function X = sample(obj, n, seed)
       if nargin < 3, seed = 0; end
       X = vbmc_mex('post_sample', obj.id, n, seed);
+    end
+
+    function X = sample_refined(obj, n, seed)
+      if nargin < 3, seed = 0; end
+      X = vbmc_mex('post_sample_refined', obj.id, n, seed);
+    end
+
+    function [elbo, elbo_sd] = refined_elbo(obj, n, seed)
+      if nargin < 3, seed = 0; end
+      [elbo, elbo_sd] = vbmc_mex('post_refined_elbo', obj.id, n, seed);
+    end
+
+    function set_refinement(obj, aux_count, variance_ratio)
+      vbmc_mex('post_set_refinement', obj.id, aux_count, variance_ratio);
     end
 
     function lp = log_pdf(obj, X)

@@ -19,7 +19,7 @@ module VBMC
 
 export VBMCRun, Posterior, VBMCError, Status, ask!, tell!, tell_extra!, abandon!, pending,
        result_message, posterior, run!, save, load_run, load_posterior, elbo, elbo_sd, sample,
-       logpdf, moments, options, version
+       sample_refined, refined_elbo, set_refinement!, logpdf, moments, options, version
 
 include("constants.jl")
 
@@ -305,6 +305,31 @@ function sample(post::Posterior, n::Integer; seed::Integer = 0)
                      (Ptr{Cvoid}, Csize_t, UInt64, Ptr{Cdouble}), live(post), n, seed, draws),
                "vbmc_post_sample")
     return draws
+end
+
+"""`n` draws refined against the run's surrogate (`vbmc_post_sample_refined`), a `dim × n` matrix."""
+function sample_refined(post::Posterior, n::Integer; seed::Integer = 0)
+    draws = Matrix{Float64}(undef, post.dim, n)
+    post_check(ccall((:vbmc_post_sample_refined, libvbmc), Cint,
+                     (Ptr{Cvoid}, Csize_t, UInt64, Ptr{Cdouble}), live(post), n, seed, draws),
+               "vbmc_post_sample_refined")
+    return draws
+end
+
+"""`(elbo, elbo_sd)`: the auxiliary ELBO of `n` refined draws (`vbmc_post_refined_elbo`)."""
+function refined_elbo(post::Posterior, n::Integer; seed::Integer = 0)
+    value, sd = Ref{Cdouble}(0.0), Ref{Cdouble}(0.0)
+    post_check(ccall((:vbmc_post_refined_elbo, libvbmc), Cint,
+                     (Ptr{Cvoid}, Csize_t, UInt64, Ref{Cdouble}, Ref{Cdouble}), live(post), n, seed,
+                     value, sd), "vbmc_post_refined_elbo")
+    return value[], sd[]
+end
+
+"""The tuning of refined draws (`vbmc_post_set_refinement`)."""
+function set_refinement!(post::Posterior, aux_count::Integer, variance_ratio::Real)
+    post_check(ccall((:vbmc_post_set_refinement, libvbmc), Cint, (Ptr{Cvoid}, Cint, Cdouble),
+                     live(post), aux_count, variance_ratio), "vbmc_post_set_refinement")
+    return post
 end
 
 """Log density at the columns of a `dim × n` matrix (a vector of n values)."""

@@ -15,7 +15,7 @@
 end
 
 const VERSION_MAJOR = 0
-const VERSION_MINOR = 2
+const VERSION_MINOR = 3
 const VERSION_PATCH = 0
 const MAX_DIM = 64
 const LOG_ERROR = 0

@@ -140,6 +140,22 @@ class Posterior:
         self._call("sample", int(n), int(seed), _ptr(draws))
         return draws
 
+    def sample_refined(self, n, seed=0):
+        """n draws refined against the run's surrogate (vbmc_post_sample_refined), (n, dim)."""
+        draws = np.empty((int(n), self.dim))
+        self._call("sample_refined", int(n), int(seed), _ptr(draws))
+        return draws
+
+    def refined_elbo(self, n, seed=0):
+        """(elbo, elbo_sd): the auxiliary ELBO of n refined draws (vbmc_post_refined_elbo)."""
+        elbo, elbo_sd = ctypes.c_double(), ctypes.c_double()
+        self._call("refined_elbo", int(n), int(seed), ctypes.byref(elbo), ctypes.byref(elbo_sd))
+        return elbo.value, elbo_sd.value
+
+    def set_refinement(self, aux_count, variance_ratio):
+        """The tuning of refined draws (vbmc_post_set_refinement)."""
+        self._call("set_refinement", int(aux_count), float(variance_ratio))
+
     def log_pdf(self, x):
         """Log density at x: a float for one point (dim,), an (n,) array for points (n, dim)."""
         points = _points(x, self.dim)

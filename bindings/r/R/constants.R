@@ -19,7 +19,7 @@ vbmc_status_codes <- c(
 #' @export
 vbmc_constants <- c(
   VERSION_MAJOR = 0L,
-  VERSION_MINOR = 2L,
+  VERSION_MINOR = 3L,
   VERSION_PATCH = 0L,
   MAX_DIM = 64L,
   LOG_ERROR = 0L,

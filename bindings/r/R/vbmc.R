@@ -91,6 +91,20 @@ vbmc_run <- function(run, fn) {
 #' n draws as an n x dim matrix; the same seed gives the same draws
 vbmc_sample <- function(post, n, seed = 0) .Call(C_post_sample, post$handle, n, seed)
 
+#' n draws refined against the run's surrogate (vbmc_post_sample_refined), an n x dim matrix
+vbmc_sample_refined <- function(post, n, seed = 0) .Call(C_post_sample_refined, post$handle, n, seed)
+
+#' The auxiliary ELBO of n refined draws and its SD: c(elbo = , elbo_sd = )
+vbmc_refined_elbo <- function(post, n, seed = 0) {
+  values <- .Call(C_post_refined_elbo, post$handle, n, seed)
+  c(elbo = values[1], elbo_sd = values[2])
+}
+
+#' The tuning of refined draws: aux_count auxiliary variables, each taking variance_ratio
+vbmc_set_refinement <- function(post, aux_count, variance_ratio) {
+  invisible(.Call(C_post_set_refinement, post$handle, as.integer(aux_count), as.double(variance_ratio)))
+}
+
 #' Log density at the rows of x (a matrix with dim columns, or one point as a vector)
 vbmc_log_pdf <- function(post, x) {
   points <- matrix(as.double(x), ncol = post$dim)
