@@ -2,7 +2,7 @@
  *
  *   vbmc_bench --problem NAME --seed S --out FILE [--max-fun-evals N] [--trace]
  *              [--box prior|informed] [--noise SD] [--data-dir DIR] [--opt name=value ...]
- *              [--stop-after-locate]
+ *              [--stop-after-locate] [--save-post PATH]
  *   vbmc_bench --list | --list-real
  *
  * Protocol (shared/bench/README.md, the paper's): budget 50*(D+2) evaluations, x0 uniform in the
@@ -17,6 +17,8 @@
  * are not counted as library overhead. With --stop-after-locate the run stops once the locating
  * stage has ended (or the first iteration has run without one), for measuring the stage alone:
  * the line then has no posterior metrics, and best_log_joint says how high the stage climbed.
+ * With --save-post the final posterior is also saved to PATH (vbmc_post_save), e.g. for
+ * refine_bench.
  * Exit code: 0 if the run finished, 1 on a usage error
  * (nothing written), 2 if the library failed (the line says where). */
 #include <fcntl.h>
@@ -53,6 +55,7 @@ typedef struct bench_args {
     const char *box_name;  /* as given, NULL if not given */
     double noise_sd;       /* SD of the noise added to the log joint; 0: exact */
     const char *data_dir;  /* where the real posteriors' data files are */
+    const char *save_post; /* where to save the final posterior, or NULL */
 } bench_args;
 
 /* Wall and process CPU clocks, in seconds. */
@@ -189,7 +192,7 @@ static void usage(FILE *stream) {
     fprintf(stream,
             "usage: vbmc_bench --problem NAME --seed S --out FILE [--max-fun-evals N] [--trace]\n"
             "                  [--box prior|informed] [--noise SD] [--data-dir DIR]\n"
-            "                  [--opt name=value ...] [--stop-after-locate]\n"
+            "                  [--opt name=value ...] [--stop-after-locate] [--save-post PATH]\n"
             "       vbmc_bench --list        (synthetic problems: name, dimension, default budget)\n"
             "       vbmc_bench --list-real   (real posteriors: name, dimension, default budget,\n"
             "                                 posteriordb posterior)\n"
@@ -249,6 +252,8 @@ static int parse_args(int argc, char **argv, bench_args *args) {
             }
         } else if (strcmp(arg, "--data-dir") == 0) {
             args->data_dir = value;
+        } else if (strcmp(arg, "--save-post") == 0) {
+            args->save_post = value;
         } else if (strcmp(arg, "--opt") == 0) {
             if (!strchr(value, '=') || args->extra_count == MAX_EXTRA_OPTIONS) {
                 fprintf(stderr, "vbmc_bench: --opt needs name=value (at most %d)\n",
@@ -480,6 +485,10 @@ int main(int argc, char **argv) {
             snprintf(error, sizeof error, "posterior moments failed");
         }
         elbo_true = true_elbo(p, post, FINAL_TRUE_ELBO_DRAWS, &elbo_true_sd);
+        if (args.save_post && !failed_call && (status = vbmc_post_save(post, args.save_post)) < 0) {
+            failed_call = "vbmc_post_save";
+            snprintf(error, sizeof error, "%s", vbmc_last_error(NULL));
+        }
     }
 
     struct rusage usage_info;

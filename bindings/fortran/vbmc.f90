@@ -22,7 +22,8 @@ module vbmc
     vbmc_evaluations, vbmc_post_sample_components, &
     c_vbmc_run => vbmc_run, vbmc_save, vbmc_load, &
     vbmc_posterior, vbmc_post_destroy, vbmc_post_dim, vbmc_post_components, vbmc_post_elbo, &
-    vbmc_post_sample, vbmc_post_log_pdf, vbmc_post_moments, vbmc_post_save, vbmc_post_load
+    vbmc_post_sample, vbmc_post_log_pdf, vbmc_post_moments, vbmc_post_save, vbmc_post_load, &
+    vbmc_post_sample_refined, vbmc_post_refined_elbo, vbmc_post_set_refinement
   implicit none
   private
 
@@ -92,6 +93,9 @@ module vbmc
     procedure :: elbo_sd => post_elbo_sd
     procedure :: sample => post_sample
     procedure :: sample_components => post_sample_components
+    procedure :: sample_refined => post_sample_refined
+    procedure :: refined_elbo => post_refined_elbo
+    procedure :: set_refinement => post_set_refinement
     procedure :: log_pdf => post_log_pdf
     procedure :: moments => post_moments
     procedure :: save => post_save
@@ -586,6 +590,40 @@ contains
       int(seed, c_int64_t), x, component)
     if (status == VBMC_OK) component = component + 1
     call report_post(status, "vbmc_post_sample_components", stat, errmsg)
+  end subroutine
+
+  ! size(x, 2) refined draws (vbmc_post_sample_refined) into the columns of x(dim, n).
+  subroutine post_sample_refined(self, x, seed, stat, errmsg)
+    class(vbmc_posterior_type), intent(in) :: self
+    real(c_double), intent(out) :: x(:, :)
+    integer, intent(in) :: seed
+    integer, intent(out), optional :: stat
+    character(len=*), intent(inout), optional :: errmsg
+    if (.not. size_ok(size(x, 1), self%dim(), "size(x, 1)", stat, errmsg)) return
+    call report_post(vbmc_post_sample_refined(self%handle, int(size(x, 2), c_size_t), &
+      int(seed, c_int64_t), x), "vbmc_post_sample_refined", stat, errmsg)
+  end subroutine
+
+  ! The auxiliary ELBO of the refined draws and its SD, from n of them (vbmc_post_refined_elbo).
+  subroutine post_refined_elbo(self, n, seed, elbo, elbo_sd, stat, errmsg)
+    class(vbmc_posterior_type), intent(in) :: self
+    integer, intent(in) :: n, seed
+    real(c_double), intent(out) :: elbo, elbo_sd
+    integer, intent(out), optional :: stat
+    character(len=*), intent(inout), optional :: errmsg
+    call report_post(vbmc_post_refined_elbo(self%handle, int(n, c_size_t), int(seed, c_int64_t), &
+      elbo, elbo_sd), "vbmc_post_refined_elbo", stat, errmsg)
+  end subroutine
+
+  ! The tuning of refined draws (vbmc_post_set_refinement).
+  subroutine post_set_refinement(self, aux_count, variance_ratio, stat, errmsg)
+    class(vbmc_posterior_type), intent(inout) :: self
+    integer, intent(in) :: aux_count
+    real(c_double), intent(in) :: variance_ratio
+    integer, intent(out), optional :: stat
+    character(len=*), intent(inout), optional :: errmsg
+    call report_post(vbmc_post_set_refinement(self%handle, int(aux_count, c_int), variance_ratio), &
+      "vbmc_post_set_refinement", stat, errmsg)
   end subroutine
 
   ! Log density at the columns of x(dim, n) into log_pdf(n).

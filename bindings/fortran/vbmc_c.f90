@@ -286,6 +286,33 @@ module vbmc_c
       integer(c_int) :: vbmc_post_sample_components
     end function
 
+    function vbmc_post_sample_refined(post, n, seed, x) bind(c, name="vbmc_post_sample_refined")
+      import :: c_ptr, c_int, c_double, c_size_t, c_int64_t
+      type(c_ptr), value :: post
+      integer(c_size_t), value :: n
+      integer(c_int64_t), value :: seed
+      real(c_double), intent(out) :: x(*)
+      integer(c_int) :: vbmc_post_sample_refined
+    end function
+
+    function vbmc_post_refined_elbo(post, n, seed, elbo, elbo_sd) bind(c, name="vbmc_post_refined_elbo")
+      import :: c_ptr, c_int, c_double, c_size_t, c_int64_t
+      type(c_ptr), value :: post
+      integer(c_size_t), value :: n
+      integer(c_int64_t), value :: seed
+      real(c_double), intent(out) :: elbo, elbo_sd
+      integer(c_int) :: vbmc_post_refined_elbo
+    end function
+
+    function vbmc_post_set_refinement(post, aux_count, variance_ratio) &
+        bind(c, name="vbmc_post_set_refinement")
+      import :: c_ptr, c_int, c_double
+      type(c_ptr), value :: post
+      integer(c_int), value :: aux_count
+      real(c_double), value :: variance_ratio
+      integer(c_int) :: vbmc_post_set_refinement
+    end function
+
     function vbmc_post_log_pdf(post, n, x, log_pdf) bind(c, name="vbmc_post_log_pdf")
       import :: c_ptr, c_int, c_double, c_size_t
       type(c_ptr), value :: post

@@ -4,6 +4,9 @@ classdef VBMCPosterior < handle
 %   [X, I] = post.sample(n, seed)  n draws, one per row, and each one's mixture component
 %                              (the same seed gives the same draws; without one, a fresh seed
 %                              from rand, so rng(...) makes the draws reproducible)
+%   X = post.sample_refined(n, seed)   n draws refined against the run's surrogate (seed as above)
+%   [elbo, elbo_sd] = post.refined_elbo(n, seed)   the auxiliary ELBO of n refined draws
+%   post.set_refinement(aux_count, variance_ratio)  the tuning of refined draws
 %   lp = post.log_pdf(X)       log density at the rows of X (n x dim, or one 1 x dim point)
 %   bytes = post.bytes()       the snapshot as uint8 (VBMCPosterior.from_bytes reads it back)
 %   [mu, Sigma] = post.moments()
@@ -43,6 +46,20 @@ classdef VBMCPosterior < handle
       else
         X = vbmc_mex('post_sample', obj.id, n, seed);
       end
+    end
+
+    function X = sample_refined(obj, n, seed)
+      if nargin < 3 || isempty(seed), seed = random_seed(); end
+      X = vbmc_mex('post_sample_refined', obj.id, n, seed);
+    end
+
+    function [elbo, elbo_sd] = refined_elbo(obj, n, seed)
+      if nargin < 3 || isempty(seed), seed = random_seed(); end
+      [elbo, elbo_sd] = vbmc_mex('post_refined_elbo', obj.id, n, seed);
+    end
+
+    function set_refinement(obj, aux_count, variance_ratio)
+      vbmc_mex('post_set_refinement', obj.id, aux_count, variance_ratio);
     end
 
     function lp = log_pdf(obj, X)

@@ -368,6 +368,49 @@ static void run_command(const char *command, int nlhs, mxArray **plhs, int nrhs,
     }
 }
 
+/* n and seed of a draw command: whole numbers in [0, 1e12] and [0, 2^53]. */
+static void draw_counts(const mxArray **prhs, size_t *n, uint64_t *seed)
+{
+    const double n_value = scalar(prhs[2], "n"), seed_value = scalar(prhs[3], "seed");
+    if (!(n_value >= 0.0 && n_value <= 1e12 && n_value == (double)(size_t)n_value))
+        mexErrMsgIdAndTxt("vbmc:E_ARG", "n must be a whole number >= 0");
+    if (!(seed_value >= 0.0 && seed_value <= 9007199254740992.0 && seed_value == (double)(uint64_t)seed_value))
+        mexErrMsgIdAndTxt("vbmc:E_ARG", "seed must be a whole number between 0 and 2^53");
+    *n = (size_t)n_value;
+    *seed = (uint64_t)seed_value;
+}
+
+/* The refined-draw commands: post_sample_refined (n, seed) -> n x dim, post_refined_elbo (n, seed)
+ * -> [elbo, elbo_sd], post_set_refinement (aux_count, variance_ratio). Returns 0 for another command. */
+static int refine_command(const char *command, vbmc_post *post, size_t dim, mxArray **plhs, int nrhs,
+                          const mxArray **prhs)
+{
+    size_t n;
+    uint64_t seed;
+    if (strcmp(command, "post_sample_refined") == 0) {
+        need_args(nrhs, 4, command);
+        draw_counts(prhs, &n, &seed);
+        double *rows = (double *)mxMalloc((n * dim + 1) * sizeof(double));
+        check_post(vbmc_post_sample_refined(post, n, seed, rows));
+        plhs[0] = column_major(rows, n, dim);
+    } else if (strcmp(command, "post_refined_elbo") == 0) {
+        need_args(nrhs, 4, command);
+        draw_counts(prhs, &n, &seed);
+        plhs[0] = mxCreateDoubleMatrix(1, 1, mxREAL);
+        plhs[1] = mxCreateDoubleMatrix(1, 1, mxREAL);
+        check_post(vbmc_post_refined_elbo(post, n, seed, mxGetPr(plhs[0]), mxGetPr(plhs[1])));
+    } else if (strcmp(command, "post_set_refinement") == 0) {
+        need_args(nrhs, 4, command);
+        const double aux_count = scalar(prhs[2], "aux_count");
+        if (!(aux_count >= -1e9 && aux_count <= 1e9 && aux_count == (double)(int)aux_count))
+            mexErrMsgIdAndTxt("vbmc:E_ARG", "aux_count must be a whole number");
+        check_post(vbmc_post_set_refinement(post, (int)aux_count, scalar(prhs[3], "variance_ratio")));
+    } else {
+        return 0;
+    }
+    return 1;
+}
+
 static void post_command(const char *command, int nlhs, mxArray **plhs, int nrhs,
                          const mxArray **prhs)
 {
@@ -386,24 +429,21 @@ static void post_command(const char *command, int nlhs, mxArray **plhs, int nrhs
         info[3] = elbo_sd;
     } else if (strcmp(command, "post_sample") == 0) {
         need_args(nrhs, 4, command);
-        const double n = scalar(prhs[2], "n");
-        const double seed = scalar(prhs[3], "seed");
-        if (!(n >= 0.0 && n <= 1e12 && n == (double)(size_t)n))
-            mexErrMsgIdAndTxt("vbmc:E_ARG", "n must be a whole number >= 0");
-        if (!(seed >= 0.0 && seed <= 9007199254740992.0 && seed == (double)(uint64_t)seed))
-            mexErrMsgIdAndTxt("vbmc:E_ARG", "seed must be a whole number between 0 and 2^53");
+        size_t n;
+        uint64_t seed;
+        draw_counts(prhs, &n, &seed);
         /* [X, I]: I (n x 1) the 1-based mixture component of each draw, when asked for. */
-        double *rows = (double *)mxMalloc(((size_t)n * dim + 1) * sizeof(double));
+        double *rows = (double *)mxMalloc((n * dim + 1) * sizeof(double));
         if (nlhs < 2) {
-            check_post(vbmc_post_sample(post, (size_t)n, (uint64_t)seed, rows));
+            check_post(vbmc_post_sample(post, n, seed, rows));
         } else {
-            int *labels = (int *)mxMalloc(((size_t)n + 1) * sizeof(int));
-            check_post(vbmc_post_sample_components(post, (size_t)n, (uint64_t)seed, rows, labels));
-            plhs[1] = mxCreateDoubleMatrix((size_t)n, 1, mxREAL);
-            for (size_t i = 0; i < (size_t)n; ++i)
+            int *labels = (int *)mxMalloc((n + 1) * sizeof(int));
+            check_post(vbmc_post_sample_components(post, n, seed, rows, labels));
+            plhs[1] = mxCreateDoubleMatrix(n, 1, mxREAL);
+            for (size_t i = 0; i < n; ++i)
                 mxGetPr(plhs[1])[i] = labels[i] + 1.0;
         }
-        plhs[0] = column_major(rows, (size_t)n, dim);
+        plhs[0] = column_major(rows, n, dim);
     } else if (strcmp(command, "post_log_pdf") == 0) {
         need_args(nrhs, 3, command);
         const mxArray *x = prhs[2];
@@ -423,7 +463,7 @@ static void post_command(const char *command, int nlhs, mxArray **plhs, int nrhs
     } else if (strcmp(command, "post_save") == 0) {
         need_args(nrhs, 3, command);
         check_post(vbmc_post_save(post, text(prhs[2], "path")));
-    } else {
+    } else if (!refine_command(command, post, dim, plhs, nrhs, prhs)) {
         mexErrMsgIdAndTxt("vbmc:E_ARG", "unknown command '%s'", command);
     }
 }

@@ -19,6 +19,37 @@ vbmc_status on_post(const vbmc_post* post, Body&& body) {
     }
     return guarded(global_error(), [&] { return body(object->posterior); });
 }
+
+// The same for calls that need the whole object (surrogate, refinement settings).
+template <typename Object, typename Body>
+vbmc_status on_post_object(Object* post, Body&& body) {
+    PostObject* object = post_table().find(post);
+    if (object == nullptr) {
+        global_error() = invalid_handle("post", post);
+        return VBMC_E_ARG;
+    }
+    return guarded(global_error(), [&] { return body(*object); });
+}
+
+void require_room(size_t n, int dim, const char* what) {
+    if (n > (SIZE_MAX / sizeof(double)) / static_cast<size_t>(dim))
+        throw_error(Code::arg, "n = " + std::to_string(n) + " " + what + " do not fit in memory");
+}
+
+// The posterior file's payload: the snapshot, its surrogate, the refinement settings.
+void write_post(const PostObject& post, Writer& out) {
+    post.posterior.write(out);
+    post.surrogate.write(out);
+    post.refine.write(out);
+}
+
+std::unique_ptr<PostObject> read_post(Reader& in) {
+    auto post = std::make_unique<PostObject>();
+    post->posterior = PosteriorSnapshot::read(in);
+    post->surrogate = SurrogateRecord::read(in, post->posterior.vp.dim);
+    post->refine = RefineSettings::read(in);
+    return post;
+}
 }  // namespace
 
 extern "C" {
@@ -29,6 +60,7 @@ VBMC_API vbmc_status vbmc_posterior(const ::vbmc* run, vbmc_post** out) {
         *out = nullptr;
         auto post = std::make_unique<PostObject>();
         post->posterior = handle.run->posterior();
+        post->surrogate = handle.run->posterior_surrogate();
         *out = post_table().add(std::move(post));
         return VBMC_OK;
     });
@@ -58,8 +90,7 @@ VBMC_API vbmc_status vbmc_post_sample(const vbmc_post* post, size_t n, uint64_t 
     return on_post(post, [&](const PosteriorSnapshot& posterior) {
         if (n == 0) return VBMC_OK;
         require_pointer(x, "x");
-        if (n > (SIZE_MAX / sizeof(double)) / static_cast<size_t>(posterior.vp.dim))
-            throw_error(Code::arg, "n = " + std::to_string(n) + " draws do not fit in memory");
+        require_room(n, posterior.vp.dim, "draws");
         posterior.sample(n, seed, x);
         return VBMC_OK;
     });
@@ -105,11 +136,47 @@ VBMC_API vbmc_status vbmc_post_moments(const vbmc_post* post, double* mean, doub
     });
 }
 
+VBMC_API vbmc_status vbmc_post_sample_refined(const vbmc_post* post, size_t n, uint64_t seed, double* x) {
+    return on_post_object(post, [&](const PostObject& object) {
+        if (n == 0) return VBMC_OK;
+        require_pointer(x, "x");
+        require_room(n, object.posterior.vp.dim, "draws");
+        refined_sample(object.posterior.vp, object.posterior.transform, object.surrogate, object.refine, n, seed, x, nullptr);
+        return VBMC_OK;
+    });
+}
+
+VBMC_API vbmc_status vbmc_post_refined_elbo(const vbmc_post* post, size_t n, uint64_t seed, double* elbo, double* elbo_sd) {
+    return on_post_object(post, [&](const PostObject& object) {
+        if (n < 2) throw_error(Code::arg, "n = " + std::to_string(n) + " draws cannot estimate the auxiliary ELBO and its SD; at least 2 are needed");
+        std::vector<double> gains;
+        refined_sample(object.posterior.vp, object.posterior.transform, object.surrogate, object.refine, n, seed, nullptr, &gains);
+        // ELBO_aux = ELBO(q) + E[gain] (refine/refine.hpp); the SD adds the mean gain's standard error.
+        double mean = 0.0, spread = 0.0;
+        for (double g : gains) mean += g;
+        mean /= static_cast<double>(n);
+        for (double g : gains) spread += (g - mean) * (g - mean);
+        const double mean_var = spread / static_cast<double>(n - 1) / static_cast<double>(n);
+        if (elbo) *elbo = object.posterior.elbo + mean;
+        if (elbo_sd) *elbo_sd = std::sqrt(object.posterior.elbo_sd * object.posterior.elbo_sd + mean_var);
+        return VBMC_OK;
+    });
+}
+
+VBMC_API vbmc_status vbmc_post_set_refinement(vbmc_post* post, int aux_count, double variance_ratio) {
+    return on_post_object(post, [&](PostObject& object) {
+        const RefineSettings settings{aux_count, variance_ratio};
+        settings.validate();
+        object.refine = settings;
+        return VBMC_OK;
+    });
+}
+
 VBMC_API vbmc_status vbmc_post_save(const vbmc_post* post, const char* path) {
-    return on_post(post, [&](const PosteriorSnapshot& posterior) {
+    return on_post_object(post, [&](const PostObject& object) {
         require_pointer(path, "path");
         Writer payload;
-        posterior.write(payload);
+        write_post(object, payload);
         write_container(path, FileKind::posterior, payload.bytes());
         return VBMC_OK;
     });
@@ -122,8 +189,7 @@ VBMC_API vbmc_status vbmc_post_load(vbmc_post** out, const char* path) {
         require_pointer(path, "path");
         const std::vector<uint8_t> payload = read_container(path, FileKind::posterior);
         Reader in(payload.data(), payload.size());
-        auto post = std::make_unique<PostObject>();
-        post->posterior = read_payload("posterior file", [&] { return PosteriorSnapshot::read(in); });
+        std::unique_ptr<PostObject> post = read_payload("posterior file", [&] { return read_post(in); });
         if (in.remaining() != 0) throw_error(Code::format, "the posterior file has trailing bytes");
         *out = post_table().add(std::move(post));
         return VBMC_OK;

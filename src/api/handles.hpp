@@ -8,7 +8,9 @@
 #include <string>
 
 #include "api/handle_table.hpp"
+#include "gp/surrogate_record.hpp"
 #include "options/options.hpp"
+#include "refine/refine.hpp"
 #include "run/posterior.hpp"
 #include "run/run.hpp"
 #include "util/error.hpp"
@@ -32,6 +34,8 @@ struct RunObject {
 
 struct PostObject {
     PosteriorSnapshot posterior;
+    SurrogateRecord surrogate;  // what the posterior was fitted to, for refined sampling
+    RefineSettings refine;      // vbmc_post_set_refinement's values
 };
 
 HandleTable<vbmc_opts, OptsObject>& opts_table();

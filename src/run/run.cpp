@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "acquisition/search_bounds.hpp"
+#include "run/termination.hpp"
 #include "util/error.hpp"
 
 namespace libvbmc {
@@ -345,6 +346,22 @@ PosteriorSnapshot Run::posterior() const {
     p.elbo = history_.back().elbo;
     p.elbo_sd = history_.back().elbo_sd;
     return p;
+}
+
+// finish() boosted the returned posterior against the last iteration's surrogate (gp_) or, when
+// it returns an earlier iteration's solution, against that iteration's; a posterior taken during
+// the run is the last iteration's, fitted to gp_.
+SurrogateRecord Run::posterior_surrogate() const {
+    if (has_final_) {
+        const int best = best_iteration(history_, settings_);
+        if (best != static_cast<int>(history_.size()) - 1) {
+            const IterationRecord& chosen = history_[static_cast<size_t>(best)];
+            return {evals_.training_data(chosen.train_index, chosen.transform), chosen.gp_thetas};
+        }
+    }
+    SurrogateRecord record{gp_.data, {}};
+    for (const GpSample& sample : gp_.samples) record.thetas.push_back(sample.theta);
+    return record;
 }
 
 }  // namespace libvbmc

@@ -12,6 +12,7 @@
 
 #include "acquisition/acq_settings.hpp"
 #include "gp/gp.hpp"
+#include "gp/surrogate_record.hpp"
 #include "elbo/vp_optim_settings.hpp"
 #include "gp/train.hpp"
 #include "options/options.hpp"
@@ -64,6 +65,8 @@ public:
     const std::vector<IterationRecord>& history() const { return history_; }
     // Every evaluation told, in the order told (vbmc_evaluations).
     const EvaluationLog& evaluations() const { return evals_; }
+    // The surrogate posterior() was fitted to (what refined sampling needs); call after posterior().
+    SurrogateRecord posterior_surrogate() const;
     void set_log_sink(LogSink sink) { log_ = std::move(sink); }
     const Settings& settings() const { return settings_; }
 

@@ -1,7 +1,7 @@
 /* A short complete run (D = 1, 15 evaluations, cheap settings) through every call: the run that
  * the valgrind memcheck step of scripts/check-sanitizers checks. It reaches several iterations,
- * a failed value, a checkpoint round trip, the final boost and every posterior call. Also which
- * lines each display level passes to the logger. */
+ * a failed value, a checkpoint round trip, the final boost and every posterior call, refined draws
+ * included. Also which lines each display level passes to the logger. */
 #define _POSIX_C_SOURCE 200809L
 #include <math.h>
 #include <stdio.h>
@@ -58,6 +58,8 @@ static void test_short_run(void **state) {
     assert_int_equal(vbmc_post_moments(post, mean, cov), VBMC_OK);
     assert_int_equal(vbmc_post_sample(post, 20, 1, draws), VBMC_OK);
     assert_int_equal(vbmc_post_log_pdf(post, 20, draws, lp), VBMC_OK);
+    assert_int_equal(vbmc_post_sample_refined(post, 5, 1, draws), VBMC_OK);
+    assert_int_equal(vbmc_post_refined_elbo(post, 5, 1, &elbo, &elbo_sd), VBMC_OK);
     snprintf(path, sizeof path, "test_short_run.post.%ld", (long)getpid());
     assert_int_equal(vbmc_post_save(post, path), VBMC_OK);
     vbmc_post *again = NULL;

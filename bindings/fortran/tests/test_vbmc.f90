@@ -16,7 +16,7 @@ program test_vbmc
   integer(c_int) :: labels(7)
   character(len=256) :: message
   character(len=:), allocatable :: ended
-  real(c_double) :: elbo, reliable
+  real(c_double) :: elbo, reliable, refined_elbo, refined_elbo_sd
   integer :: status, failures, finished
   integer(c_int), target :: calls
   logical :: done, waiting
@@ -111,6 +111,16 @@ program test_vbmc
   call post%moments(mean, cov)
   call expect(abs(cov(1, 2) - cov(2, 1)) <= 1e-12_c_double * maxval(abs(cov)) .and. &
     cov(1, 1) > 0 .and. cov(2, 2) > 0, "covariance is symmetric positive on the diagonal", "")
+
+  call post%sample_refined(draws, 11)
+  call post%sample_refined(again, 11)
+  call expect(all(transfer(draws, [0_c_int64_t]) == transfer(again, [0_c_int64_t])) .and. &
+    all(ieee_is_finite(draws)), "refined draws are finite and reproducible bitwise", "")
+  call post%refined_elbo(50, 3, refined_elbo, refined_elbo_sd)
+  call expect(refined_elbo >= elbo .and. refined_elbo_sd >= post%elbo_sd(), &
+    "the auxiliary ELBO is not below the mixture's", "")
+  call post%set_refinement(0, 0.7_c_double, stat=status, errmsg=message)
+  call expect(status == VBMC_E_ARG, "a refinement setting out of range", message)
 
   if (failures > 0) error stop "test_vbmc: failures"
   print '(a)', "test_vbmc: all checks passed"

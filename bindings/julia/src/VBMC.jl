@@ -27,7 +27,8 @@ import Statistics
 
 export VBMCRun, Posterior, VBMCError, Status, ask!, ask_status!, tell!, tell_extra!, abandon!,
        pending, result_message, posterior, run!, load_run, load_posterior, elbo, elbo_sd,
-       history, evaluations, sample_components, options, version
+       history, evaluations, sample_components, sample_refined, refined_elbo, set_refinement!,
+       options, version
 
 include("constants.jl")
 
@@ -383,6 +384,31 @@ Base.rand(rng::Random.AbstractRNG, post::Posterior, n::Integer) =
 Base.length(post::Posterior) = post.dim
 Statistics.mean(post::Posterior) = moments(post)[1]
 Statistics.cov(post::Posterior) = moments(post)[2]
+
+"""`n` draws refined against the run's surrogate (`vbmc_post_sample_refined`), a `dim × n` matrix."""
+function sample_refined(post::Posterior, n::Integer; seed::Integer = fresh_seed())
+    draws = Matrix{Float64}(undef, post.dim, n)
+    post_check(ccall((:vbmc_post_sample_refined, libvbmc), Cint,
+                     (Ptr{Cvoid}, Csize_t, UInt64, Ptr{Cdouble}), live(post), n, seed, draws),
+               "vbmc_post_sample_refined")
+    return draws
+end
+
+"""`(elbo, elbo_sd)`: the auxiliary ELBO of `n` refined draws (`vbmc_post_refined_elbo`)."""
+function refined_elbo(post::Posterior, n::Integer; seed::Integer = fresh_seed())
+    value, sd = Ref{Cdouble}(0.0), Ref{Cdouble}(0.0)
+    post_check(ccall((:vbmc_post_refined_elbo, libvbmc), Cint,
+                     (Ptr{Cvoid}, Csize_t, UInt64, Ref{Cdouble}, Ref{Cdouble}), live(post), n, seed,
+                     value, sd), "vbmc_post_refined_elbo")
+    return value[], sd[]
+end
+
+"""The tuning of refined draws (`vbmc_post_set_refinement`)."""
+function set_refinement!(post::Posterior, aux_count::Integer, variance_ratio::Real)
+    post_check(ccall((:vbmc_post_set_refinement, libvbmc), Cint, (Ptr{Cvoid}, Cint, Cdouble),
+                     live(post), aux_count, variance_ratio), "vbmc_post_set_refinement")
+    return post
+end
 
 """Log density at the columns of a `dim × n` matrix (a vector of n values)."""
 function logpdf(post::Posterior, x::AbstractMatrix{<:Real})

@@ -54,4 +54,15 @@ gaussian_log_joint(x) = -0.5 * sum(abs2, x)
     told = evaluations(run)
     @test size(told.x) == (2, 40) && count(told.in_training) == VBMC.stat(run, "train_count")
     @test !isdefined(Main, :sample) && !isdefined(Main, :logpdf) && !isdefined(Main, :save)
+    refined = sample_refined(post, 7; seed = 11)
+    @test size(refined) == (2, 7) && all(isfinite, refined)
+    @test refined == sample_refined(post, 7; seed = 11)
+    aux, aux_sd = refined_elbo(post, 50; seed = 3)
+    @test aux >= elbo(post) && aux_sd >= elbo_sd(post)
+    err = try
+        set_refinement!(post, 0, 0.7)
+    catch e
+        e
+    end
+    @test err isa VBMCError && err.status == VBMC.E_ARG
 end

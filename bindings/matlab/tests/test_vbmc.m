@@ -95,6 +95,19 @@ failures = failures + check(isequal(size(lp), [7 1]) && ...
 [mu, Sigma] = post.moments();
 failures = failures + check(isequal(size(mu), [1 2]) && isequal(size(Sigma), [2 2]) && ...
   max(max(abs(Sigma - Sigma.'))) <= 1e-12 * max(abs(Sigma(:))), 'moments');
+R = post.sample_refined(7, 11);
+failures = failures + check(isequal(size(R), [7 2]) && all(isfinite(R(:))) && ...
+  isequal(R, post.sample_refined(7, 11)), 'refined draws are n x dim, finite and reproducible');
+[aux, aux_sd] = post.refined_elbo(50, 3);
+failures = failures + check(aux >= post.elbo && aux_sd >= post.elbo_sd, ...
+  'the auxiliary ELBO is not below the mixture''s');
+try
+  post.set_refinement(0, 0.7);
+  refused = false;
+catch err
+  refused = strcmp(err.identifier, 'vbmc:E_ARG');
+end
+failures = failures + check(refused, 'a refinement setting out of range');
 path = [tempname() '.vbmc'];
 post.save(path);
 loaded = VBMCPosterior.load(path);

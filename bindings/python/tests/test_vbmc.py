@@ -139,6 +139,18 @@ class Posterior(unittest.TestCase):
         x = self.post.sample(5, seed=2)
         np.testing.assert_array_equal(loaded.log_pdf(x), self.post.log_pdf(x))
 
+    def test_refined_draws_and_auxiliary_elbo(self):
+        draws = self.post.sample_refined(7, seed=11)
+        self.assertEqual(draws.shape, (7, 2))
+        self.assertTrue(np.all(np.isfinite(draws)))
+        np.testing.assert_array_equal(draws, self.post.sample_refined(7, seed=11))
+        elbo, elbo_sd = self.post.refined_elbo(50, seed=3)
+        self.assertGreaterEqual(elbo, self.post.elbo)
+        self.assertGreaterEqual(elbo_sd, self.post.elbo_sd)
+        with self.assertRaises(vbmc.VBMCError) as caught:
+            self.post.set_refinement(0, 0.7)
+        self.assertEqual(caught.exception.status, vbmc.Status.E_ARG)
+
     def test_load_of_missing_file_raises(self):
         with self.assertRaises(vbmc.VBMCError) as caught:
             vbmc.Posterior.load("/nonexistent/post.vbmc")

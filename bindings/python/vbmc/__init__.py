@@ -182,6 +182,25 @@ class Posterior:
                    _ptr(draws), _int_ptr(components))
         return draws, components
 
+    def sample_refined(self, n, seed=None):
+        """n draws refined against the run's surrogate (vbmc_post_sample_refined), (n, dim);
+        seed as for sample()."""
+        n = _validate.count(n)
+        draws = np.empty((n, self.dim))
+        self._call("sample_refined", n, _fresh_seed() if seed is None else int(seed), _ptr(draws))
+        return draws
+
+    def refined_elbo(self, n, seed=None):
+        """(elbo, elbo_sd): the auxiliary ELBO of n refined draws (vbmc_post_refined_elbo)."""
+        elbo, elbo_sd = ctypes.c_double(), ctypes.c_double()
+        self._call("refined_elbo", _validate.count(n), _fresh_seed() if seed is None else int(seed),
+                   ctypes.byref(elbo), ctypes.byref(elbo_sd))
+        return elbo.value, elbo_sd.value
+
+    def set_refinement(self, aux_count, variance_ratio):
+        """The tuning of refined draws (vbmc_post_set_refinement)."""
+        self._call("set_refinement", int(aux_count), float(variance_ratio))
+
     def log_pdf(self, x):
         """Log density at x: a float for one point (dim,), an (n,) array for points (n, dim)."""
         points = _validate.points(x, self.dim)

@@ -38,6 +38,23 @@ vbmc_sample <- function(post, n, seed = NULL, components = FALSE) {
   with_names(draws, post$names)
 }
 
+vbmc_sample_refined <- function(post, n, seed = NULL) {
+  draws <- .Call(C_post_sample_refined, post_handle(post), n,
+                 if (is.null(seed)) random_seed() else seed)
+  with_names(draws, post$names)
+}
+
+vbmc_refined_elbo <- function(post, n, seed = NULL) {
+  values <- .Call(C_post_refined_elbo, post_handle(post), n,
+                  if (is.null(seed)) random_seed() else seed)
+  c(elbo = values[1], elbo_sd = values[2])
+}
+
+vbmc_set_refinement <- function(post, aux_count, variance_ratio) {
+  invisible(.Call(C_post_set_refinement, post_handle(post), as.integer(aux_count),
+                  as.double(variance_ratio)))
+}
+
 vbmc_log_pdf <- function(post, x) .Call(C_post_log_pdf, post_handle(post), as_points(x, post$dim))
 
 vbmc_moments <- function(post) {

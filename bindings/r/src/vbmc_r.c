@@ -471,35 +471,72 @@ static SEXP r_post_info(SEXP handle)
     return info;
 }
 
+/* n and seed of a draw call: whole numbers in [0, INT32_MAX] and [0, 2^53]. */
+static void draw_counts(SEXP count, SEXP seed, size_t *n, uint64_t *seed_value)
+{
+    const double n_value = Rf_asReal(count), seed_double = Rf_asReal(seed);
+    if (!(n_value >= 0.0 && n_value <= (double)INT32_MAX && n_value == (double)(size_t)n_value))
+        Rf_error("n must be a whole number between 0 and %d", INT32_MAX);
+    if (!(seed_double >= 0.0 && seed_double <= 9007199254740992.0 &&
+          seed_double == (double)(uint64_t)seed_double))
+        Rf_error("seed must be a whole number between 0 and 2^53");
+    *n = (size_t)n_value;
+    *seed_value = (uint64_t)seed_double;
+}
+
 /* n draws as an n x dim matrix; with components TRUE, attribute "component" holds each draw's
  * mixture component (1-based, as R counts). */
 static SEXP r_post_sample(SEXP handle, SEXP count, SEXP seed, SEXP components)
 {
     vbmc_post *post = POST(handle);
     const int dim = vbmc_post_dim(post);
-    const double n = Rf_asReal(count);
-    const double seed_value = Rf_asReal(seed);
+    size_t n;
+    uint64_t seed_value;
     double *rows;
     SEXP draws, labels;
-    if (!(n >= 0.0 && n <= (double)INT32_MAX && n == (double)(size_t)n))
-        Rf_error("n must be a whole number between 0 and %d", INT32_MAX);
-    if (!(seed_value >= 0.0 && seed_value <= 9007199254740992.0 &&
-          seed_value == (double)(uint64_t)seed_value))
-        Rf_error("seed must be a whole number between 0 and 2^53");
-    rows = (double *)R_alloc((size_t)n * (size_t)dim + 1, sizeof(double));
+    draw_counts(count, seed, &n, &seed_value);
+    rows = (double *)R_alloc(n * (size_t)dim + 1, sizeof(double));
     if (!Rf_asLogical(components)) {
-        check_post(vbmc_post_sample(post, (size_t)n, (uint64_t)seed_value, rows));
-        return column_major(rows, (size_t)n, dim);
+        check_post(vbmc_post_sample(post, n, seed_value, rows));
+        return column_major(rows, n, dim);
     }
     labels = PROTECT(Rf_allocVector(INTSXP, (R_xlen_t)n));
-    check_post(vbmc_post_sample_components(post, (size_t)n, (uint64_t)seed_value, rows,
-                                           INTEGER(labels)));
+    check_post(vbmc_post_sample_components(post, n, seed_value, rows, INTEGER(labels)));
     for (R_xlen_t i = 0; i < (R_xlen_t)n; ++i)
         INTEGER(labels)[i] += 1;
     draws = PROTECT(column_major(rows, (size_t)n, dim));
     Rf_setAttrib(draws, Rf_install("component"), labels);
     UNPROTECT(2);
     return draws;
+}
+
+static SEXP r_post_sample_refined(SEXP handle, SEXP count, SEXP seed)
+{
+    vbmc_post *post = POST(handle);
+    const int dim = vbmc_post_dim(post);
+    size_t n;
+    uint64_t seed_value;
+    draw_counts(count, seed, &n, &seed_value);
+    double *rows = (double *)R_alloc(n * (size_t)dim + 1, sizeof(double));
+    check_post(vbmc_post_sample_refined(post, n, seed_value, rows));
+    return column_major(rows, n, dim);
+}
+
+static SEXP r_post_refined_elbo(SEXP handle, SEXP count, SEXP seed)
+{
+    size_t n;
+    uint64_t seed_value;
+    draw_counts(count, seed, &n, &seed_value);
+    SEXP values = PROTECT(Rf_allocVector(REALSXP, 2));
+    check_post(vbmc_post_refined_elbo(POST(handle), n, seed_value, REAL(values), REAL(values) + 1));
+    UNPROTECT(1);
+    return values;
+}
+
+static SEXP r_post_set_refinement(SEXP handle, SEXP aux_count, SEXP variance_ratio)
+{
+    check_post(vbmc_post_set_refinement(POST(handle), Rf_asInteger(aux_count), Rf_asReal(variance_ratio)));
+    return R_NilValue;
 }
 
 static SEXP r_post_log_pdf(SEXP handle, SEXP x)
@@ -563,6 +600,9 @@ static const R_CallMethodDef call_methods[] = {
     {"post_sample", (DL_FUNC)&r_post_sample, 4},
     {"post_log_pdf", (DL_FUNC)&r_post_log_pdf, 2},
     {"post_moments", (DL_FUNC)&r_post_moments, 1},
+    {"post_sample_refined", (DL_FUNC)&r_post_sample_refined, 3},
+    {"post_refined_elbo", (DL_FUNC)&r_post_refined_elbo, 3},
+    {"post_set_refinement", (DL_FUNC)&r_post_set_refinement, 3},
     {NULL, NULL, 0}};
 
 void R_init_vbmc(DllInfo *info)

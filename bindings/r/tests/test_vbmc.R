@@ -91,6 +91,15 @@ vbmc_post_save(post, path)
 loaded <- vbmc_post_load(path)
 check(loaded$elbo == post$elbo && identical(vbmc_log_pdf(loaded, draws), values),
       "posterior save/load round-trips")
+refined <- vbmc_sample_refined(post, 7, seed = 11)
+check(identical(dim(refined), c(7L, 2L)) && all(is.finite(refined)) &&
+        identical(refined, vbmc_sample_refined(post, 7, seed = 11)),
+      "refined draws are n x dim, finite and reproducible")
+aux <- vbmc_refined_elbo(post, 50, seed = 3)
+check(aux[["elbo"]] >= post$elbo && aux[["elbo_sd"]] >= post$elbo_sd,
+      "the auxiliary ELBO is not below the mixture's")
+e <- caught(vbmc_set_refinement(post, 0, 0.7))
+check(inherits(e, "vbmc_error") && e$status_name == "VBMC_E_ARG", "a refinement setting out of range")
 e <- caught(vbmc_post_load(tempfile()))
 check(inherits(e, "vbmc_error") && e$status_name == "VBMC_E_IO", "loading a missing file")
 
