@@ -1,9 +1,11 @@
 """Helpers shared by the benchmark reports of bench/run (synthetic and real suites): number
-formatting, medians with percentile-bootstrap intervals, the provenance header and the breakdown of
-the library's time by phase."""
+formatting, medians with percentile-bootstrap intervals, the provenance header, the breakdown of
+the library's time by phase, and the marked sections that other benchmarks (bench/workers,
+bench/refine) keep in bench/RESULTS.md."""
 import math
 import os
 import random
+import re
 import statistics
 import subprocess
 
@@ -133,3 +135,34 @@ def phase_section(groups, first_column):
             "total; other = the total less the phases (bookkeeping, reliability checks).", "",
             f"| {first_column} | runs | " + " | ".join(h for _, h in PHASES) + " | other | total |",
             "|" + "---|" * (len(PHASES) + 4)] + rows + [""]
+
+
+def _markers(name):
+    return f"<!-- {name}:begin -->", f"<!-- {name}:end -->"
+
+
+def write_marked_section(path, name, lines):
+    """Writes lines as the section `name` of the report at path, between its markers: in place of
+    the section's earlier text, or appended the first time. Other text is left as it is."""
+    begin, end = _markers(name)
+    section = "\n".join([begin, *lines, end])
+    with open(path) as f:
+        text = f.read()
+    if begin in text:
+        head, rest = text.split(begin, 1)
+        text = head + section + rest.split(end, 1)[1]
+    else:
+        text = text.rstrip("\n") + "\n\n" + section + "\n"
+    with open(path, "w") as f:
+        f.write(text)
+
+
+def marked_sections(path):
+    """The marked sections (written by write_marked_section) of the report at path, as one text,
+    so that a writer that regenerates the report keeps them; empty when there is none."""
+    if not os.path.exists(path):
+        return ""
+    with open(path) as f:
+        text = f.read()
+    sections = re.finditer(r"<!-- ([\w-]+):begin -->.*?<!-- \1:end -->", text, flags=re.S)
+    return "\n\n".join(m.group(0) for m in sections)
