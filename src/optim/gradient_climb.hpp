@@ -65,6 +65,11 @@ public:
     int dim() const { return dim_; }
     ClimbStop stop() const { return stop_; }
     bool running() const { return stop_ == ClimbStop::running; }
+    // propose() would return a point: a gradient's difference point not yet asked, or the next
+    // trial along the direction with none out.
+    bool has_proposal() const {
+        return running() && (phase_ == Phase::gradient ? difference_next_ < dim_ : !trial_out_);
+    }
     int evaluations() const { return evaluations_; }
     // The covariance of a Gaussian around the climb's point: the L-BFGS estimate of
     // (-Hessian)^-1 (the scaled identity before the first pair).

@@ -64,6 +64,10 @@ public:
     const QuadraticModel& model() const { return model_; }
     // Whether a model has been fitted (the search has proposed a point).
     bool has_model() const { return model_.h.rows == dim_ && dim_ > 0; }
+    // The next proposal is a point of the star design (independent of the values still out).
+    bool has_star_point() const {
+        return stop_ == TrustRegionStop::running && verifying_ && star_next_ < 4 * dim_;
+    }
     // The covariance of the top (D x D): from the star design's second differences once located,
     // else from the model where it curves down (the trust radius^2 along the other directions),
     // the trust radius^2 along every direction before the first model.

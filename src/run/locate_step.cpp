@@ -135,6 +135,18 @@ int Run::search_centre() const {
 // few points into a tiny ball and leave the quadratic fit without spread), shape the search's
 // model; its centre is its own best point. A restart leaves the earlier searches' points out: they
 // would pull its model to the top already found, which the restart is there to test.
+// With points out, the stage hands out another only while the next is independent of the values
+// still out: the D difference points of a climb's gradient, the 4 D points of a trust-region
+// search's star design; everything else goes out one at a time. The points a trust-region search
+// proposes while one is out are model-improvement points in random directions, and with them the
+// search stalls: on cigar_D6 with up to 2, 4, 7 or 16 points out it spent its whole share (200
+// evaluations) still climbing on each of seeds 1-3, against 56-73 evaluations one at a time
+// (bench/RESULTS.md, "Many workers").
+bool Run::locate_hands_out_more() const {
+    if (locate_.phase != LocateState::Phase::searching) return false;
+    return locate_.climb.running() ? locate_.climb.has_proposal() : locate_.search.has_star_point();
+}
+
 std::vector<double> Run::next_locate_point() {
     if (locate_.phase == LocateState::Phase::probing) return next_valley_probe();
     if (locate_.climb.running()) {

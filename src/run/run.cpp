@@ -26,12 +26,6 @@ std::string number_text(double v) {
 // sums over coordinates and length scales below 1.
 constexpr double kMaxBoxWidths = 1e150;
 
-// The locating stage hands out one point at a time, whatever max_pending. The points its
-// trust-region search proposes while one is out are model-improvement points in random
-// directions, and with them the search stalls: on cigar_D6 with up to 2, 4, 7 or 16 points out
-// it spent its whole share (200 evaluations) still climbing on each of seeds 1-3, against 56-73
-// evaluations one at a time (bench/RESULTS.md, "Many workers").
-constexpr int kLocateMaxPending = 1;
 }  // namespace
 
 Run::Run(int dim, const double* x0, const double* lb, const double* ub, const double* plb,
@@ -127,7 +121,7 @@ AskResult Run::ask(double* x) {
     if (evals_.size() + static_cast<int>(pending_.size()) >= settings_.max_fun_evals) return wait_for_tell();
     std::vector<double> point;
     // The locating stage's point is empty when the stage has just ended.
-    if (locate_.active() && static_cast<int>(pending_.size()) >= kLocateMaxPending) return wait_for_tell();
+    if (locate_.active() && !pending_.empty() && !locate_hands_out_more()) return wait_for_tell();
     if (locate_.active()) point = timed(times_.locate, [&] { return next_locate_point(); });
     if (point.empty() && in_initial_design_) {
         if (design_queue_.empty()) return wait_for_tell();

@@ -117,6 +117,7 @@ private:
     void start_search(std::vector<int> members);
     int search_centre() const;
     std::vector<double> next_locate_point();
+    bool locate_hands_out_more() const;
     std::vector<double> round_trip(std::vector<double>& z) const;
     ClimbPoint tell_climb(const double* z, double value);
     std::vector<double> next_valley_probe();

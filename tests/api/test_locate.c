@@ -1,6 +1,6 @@
 /* The locating stage through the public API: a narrow Gaussian inside a plausible box 10^4 times
  * wider is found and fitted (the run converges with the right evidence and mean), a far, dominant
- * second mode is found from a start in the minor one, a restart leaves a local top, mass far
+ * second mode is found from a start in the minor one, a gradient's difference points go out at once, a restart leaves a local top, mass far
  * beyond the box given is no reliable result, a run that ends still climbing is not
  * reliable, a checkpoint taken while locating resumes bitwise, a good box skips the stage,
  * the closing verdict is readable with vbmc_result_message, and the optional gradient climb takes
@@ -115,6 +115,43 @@ static void test_narrow_gaussian_in_a_box_ten_thousand_times_wider(void **state)
     assert_close(elbo, 0.0, 0.1);
     for (int d = 0; d < DIM; ++d) assert_close(mean[d], kMu[d], 0.1 * kSd[d]);
     assert_message_mentions(vbmc_result_message(run), "Inference terminated: the variational solution was stable");
+    vbmc_post_destroy(post);
+    vbmc_destroy(run);
+}
+
+/* With several points allowed out, the stage hands out a gradient's D difference points and the
+ * 4 D points of a star design (up to max_pending) at once, everything else one at a time; told in
+ * reverse order, the run still finds the narrow Gaussian. */
+static void test_independent_points_go_out_at_once(void **state) {
+    (void)state;
+    enum { kOut = 8 };
+    static const char *const kEightOut[] = {"max_pending", "8", NULL};
+    vbmc *run = wide_box_run(DIM, kEightOut);
+    double out[kOut][DIM];
+    int gradients = 0, star_batches = 0;
+    for (;;) {
+        const int locating = stat(run, "locating") == 1;
+        int n = 0;
+        while (n < kOut && vbmc_ask(run, out[n]) == VBMC_OK) ++n;
+        if (n == 0) break;
+        if (locating) {
+            gradients += n == DIM;
+            star_batches += n == kOut;
+        }
+        while (n > 0) {
+            --n;
+            assert_int_equal(vbmc_tell(run, out[n], narrow_gaussian(out[n]), 0.0), VBMC_OK);
+        }
+    }
+    assert_true(stat(run, "locate_evals") > 0);
+    assert_true(gradients >= 2);
+    assert_true(star_batches >= 1);
+    assert_int_equal(stat(run, "finished"), 1);
+    vbmc_post *post = NULL;
+    double elbo, elbo_sd;
+    assert_int_equal(vbmc_posterior(run, &post), VBMC_OK);
+    assert_int_equal(vbmc_post_elbo(post, &elbo, &elbo_sd), VBMC_OK);
+    assert_close(elbo, 0.0, 0.5);
     vbmc_post_destroy(post);
     vbmc_destroy(run);
 }
@@ -296,6 +333,7 @@ static void test_the_climb_takes_exact_values_when_asked(void **state) {
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_narrow_gaussian_in_a_box_ten_thousand_times_wider),
+        cmocka_unit_test(test_independent_points_go_out_at_once),
         cmocka_unit_test(test_a_far_dominant_second_mode_is_found),
         cmocka_unit_test(test_a_restart_leaves_a_local_top),
         cmocka_unit_test(test_mass_far_beyond_the_box_is_no_reliable_result),
