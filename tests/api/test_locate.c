@@ -1,9 +1,10 @@
 /* The locating stage through the public API: a narrow Gaussian inside a plausible box 10^4 times
  * wider is found and fitted (the run converges with the right evidence and mean), a far, dominant
- * second mode is found from a start in the minor one, a gradient's difference points go out at once, a restart leaves a local top, mass far
- * beyond the box given is no reliable result, a run that ends still climbing is not
- * reliable, a checkpoint taken while locating resumes bitwise, a good box skips the stage,
- * the closing verdict is readable with vbmc_result_message, and the optional gradient climb takes
+ * second mode is found from a start in the minor one, a gradient's difference points and a star
+ * design go out at once, a restart leaves a local top, mass far beyond the box given is no
+ * reliable result, a run that ends still climbing is not reliable, a checkpoint taken while
+ * locating (also with part of a gradient out) resumes bitwise, a good box skips the stage, the
+ * closing verdict is readable with vbmc_result_message, and the optional gradient climb takes
  * exact values only. */
 #define _POSIX_C_SOURCE 200809L
 #include <math.h>
@@ -119,41 +120,84 @@ static void test_narrow_gaussian_in_a_box_ten_thousand_times_wider(void **state)
     vbmc_destroy(run);
 }
 
-/* With several points allowed out, the stage hands out a gradient's D difference points and the
- * 4 D points of a star design (up to max_pending) at once, everything else one at a time; told in
- * reverse order, the run still finds the narrow Gaussian. */
-static void test_independent_points_go_out_at_once(void **state) {
-    (void)state;
-    enum { kOut = 8 };
-    static const char *const kEightOut[] = {"max_pending", "8", NULL};
-    vbmc *run = wide_box_run(DIM, kEightOut);
+enum { kOut = 8 };
+
+/* Batches of the run's locating stage with up to kOut points out: how many were gradients (D
+ * points) and star designs (kOut points). */
+typedef struct {
+    int gradients, star_batches;
+} batches;
+
+/* Asks up to kOut points at a time and tells them in reverse order, until the run finishes. When
+ * save_at_gradient > 0, the run is saved, destroyed and loaded after the first value of that
+ * locating gradient (its other points still out, told to the loaded run). */
+static vbmc *run_in_batches(vbmc *run, int save_at_gradient, batches *seen) {
+    char path[64];
+    snprintf(path, sizeof path, "test_locate_batches.ckpt.%ld", (long)getpid());
     double out[kOut][DIM];
-    int gradients = 0, star_batches = 0;
     for (;;) {
         const int locating = stat(run, "locating") == 1;
         int n = 0;
         while (n < kOut && vbmc_ask(run, out[n]) == VBMC_OK) ++n;
         if (n == 0) break;
-        if (locating) {
-            gradients += n == DIM;
-            star_batches += n == kOut;
-        }
+        const int gradient = locating && n == DIM;
+        seen->gradients += gradient;
+        seen->star_batches += locating && n == kOut;
         while (n > 0) {
             --n;
             assert_int_equal(vbmc_tell(run, out[n], narrow_gaussian(out[n]), 0.0), VBMC_OK);
+            if (gradient && seen->gradients == save_at_gradient && n == DIM - 1) {
+                vbmc *loaded = NULL;
+                assert_int_equal(vbmc_save(run, path), VBMC_OK);
+                assert_int_equal(vbmc_load(&loaded, path), VBMC_OK);
+                assert_close(stat(loaded, "pending"), DIM - 1, 0.0);
+                vbmc_destroy(run);
+                run = loaded;
+            }
         }
     }
-    assert_true(stat(run, "locate_evals") > 0);
-    assert_true(gradients >= 2);
-    assert_true(star_batches >= 1);
-    assert_int_equal(stat(run, "finished"), 1);
+    remove(path);
+    return run;
+}
+
+static double final_elbo(const vbmc *run) {
     vbmc_post *post = NULL;
-    double elbo, elbo_sd;
+    double elbo = NAN;
     assert_int_equal(vbmc_posterior(run, &post), VBMC_OK);
-    assert_int_equal(vbmc_post_elbo(post, &elbo, &elbo_sd), VBMC_OK);
-    assert_close(elbo, 0.0, 0.5);
+    assert_int_equal(vbmc_post_elbo(post, &elbo, NULL), VBMC_OK);
     vbmc_post_destroy(post);
+    return elbo;
+}
+
+/* With several points allowed out, the stage hands out a gradient's D difference points and the
+ * 4 D points of a star design (up to max_pending) at once, everything else one at a time; told in
+ * reverse order, the run still finds the narrow Gaussian. */
+static void test_independent_points_go_out_at_once(void **state) {
+    (void)state;
+    static const char *const kEightOut[] = {"max_pending", "8", NULL};
+    batches seen = {0, 0};
+    vbmc *run = run_in_batches(wide_box_run(DIM, kEightOut), 0, &seen);
+    assert_true(stat(run, "locate_evals") > 0);
+    assert_true(seen.gradients >= 2);
+    assert_true(seen.star_batches >= 1);
+    assert_int_equal(stat(run, "finished"), 1);
+    assert_close(final_elbo(run), 0.0, 0.5);
     vbmc_destroy(run);
+}
+
+/* A checkpoint taken with part of a gradient still out resumes bitwise. */
+static void test_checkpoint_with_a_gradient_out_resumes_bitwise(void **state) {
+    (void)state;
+    static const char *const kEightOut[] = {"max_pending", "8", NULL};
+    batches straight = {0, 0}, resumed = {0, 0};
+    vbmc *a = run_in_batches(wide_box_run(DIM, kEightOut), 0, &straight);
+    vbmc *b = run_in_batches(wide_box_run(DIM, kEightOut), 2, &resumed);
+    assert_true(resumed.gradients >= 2);
+    assert_int_equal(straight.gradients, resumed.gradients);
+    assert_close(stat(b, "func_count"), stat(a, "func_count"), 0.0);
+    assert_close(final_elbo(b), final_elbo(a), 0.0);
+    vbmc_destroy(a);
+    vbmc_destroy(b);
 }
 
 /* Started in the minor mode, the run finds the dominant one and puts its mass there: the ELBO is
@@ -340,6 +384,7 @@ int main(void) {
         cmocka_unit_test(test_a_run_still_climbing_is_no_reliable_result),
         cmocka_unit_test(test_checkpoint_while_locating_resumes_bitwise),
         cmocka_unit_test(test_checkpoint_while_climbing_resumes_bitwise),
+        cmocka_unit_test(test_checkpoint_with_a_gradient_out_resumes_bitwise),
         cmocka_unit_test(test_a_good_box_skips_the_stage),
         cmocka_unit_test(test_the_climb_takes_exact_values_when_asked),
     };

@@ -35,7 +35,7 @@ static vbmc *make_run(int max_pending, int budget, const char *checkpoint) {
     assert_int_equal(vbmc_opts_set_int(opts, "ns_gp_max", 4), VBMC_OK);
     assert_int_equal(vbmc_opts_set_int(opts, "ns_search", 256), VBMC_OK);
     assert_int_equal(vbmc_opts_set_int(opts, "min_final_components", 5), VBMC_OK);
-    /* The locating stage takes one point at a time: a held point would stall it. */
+    /* The locating stage hands out most of its points one at a time: a held point would stall it. */
     assert_int_equal(vbmc_opts_set(opts, "locate", "off"), VBMC_OK);
     if (checkpoint) assert_int_equal(vbmc_opts_set(opts, "checkpoint_file", checkpoint), VBMC_OK);
     assert_int_equal(vbmc_create(&run, DIM, NULL, NULL, NULL, plb, pub, opts), VBMC_OK);
