@@ -3,6 +3,7 @@
 #include <cstring>
 
 #include "api/handles.hpp"
+#include "evidence/importance_evidence.hpp"
 #include "io/file_format.hpp"
 
 using namespace libvbmc;
@@ -82,6 +83,15 @@ VBMC_API vbmc_status vbmc_post_elbo(const vbmc_post* post, double* elbo, double*
     return on_post(post, [&](const PosteriorSnapshot& posterior) {
         if (elbo) *elbo = posterior.elbo;
         if (elbo_sd) *elbo_sd = posterior.elbo_sd;
+        return VBMC_OK;
+    });
+}
+
+VBMC_API vbmc_status vbmc_post_log_evidence(const vbmc_post* post, double* log_z, double* log_z_sd) {
+    return on_post_object(post, [&](const PostObject& object) {
+        const LogEvidence evidence = log_evidence(object.posterior.vp, object.surrogate.build());
+        if (log_z) *log_z = evidence.log_z;
+        if (log_z_sd) *log_z_sd = evidence.log_z_sd;
         return VBMC_OK;
     });
 }

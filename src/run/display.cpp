@@ -2,7 +2,9 @@
 #include <cmath>
 #include <cstdio>
 
+#include "evidence/importance_evidence.hpp"
 #include "run/run.hpp"
+#include "util/error.hpp"
 
 namespace libvbmc {
 
@@ -35,6 +37,21 @@ void Run::log(int level, const std::string& line) const {
 
 void Run::log_summary(const std::string& line) const {
     if (log_ && shows(settings_.display, kLogInfo, true)) log_(kLogInfo, line);
+}
+
+// The closing line on the log evidence (vbmc_post_log_evidence of the returned posterior); only
+// this line depends on it, so a surrogate that cannot be factorised again costs the line, not the run.
+void Run::log_evidence_summary(const Gp& gp) const {
+    if (!log_ || !shows(settings_.display, kLogInfo, true)) return;
+    char line[256];
+    try {
+        const LogEvidence evidence = log_evidence(final_.vp, gp);
+        std::snprintf(line, sizeof line, "Estimated log evidence: %.3f +/- %.3f (importance sampling of the surrogate, not a bound).",
+                      evidence.log_z, evidence.log_z_sd);
+    } catch (const Error& e) {
+        std::snprintf(line, sizeof line, "No log evidence estimate: %s.", e.what());
+    }
+    log_summary(line);
 }
 
 }  // namespace libvbmc

@@ -358,6 +358,7 @@ void Run::finish() {
     log_summary(line);
     std::snprintf(line, sizeof line, "Estimated ELBO: %.3f +/- %.3f.", final_.elbo, final_.elbo_sd);
     log_summary(line);
+    log_evidence_summary(gp);
     if (!reliability_.reliable())
         log(kLogWarn, "Caution: the result is unreliable: " + reliability_.summary() + ".");
     else if (!converged_)

@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "acquisition/search_bounds.hpp"
+#include "evidence/importance_evidence.hpp"
 #include "run/termination.hpp"
 #include "util/error.hpp"
 
@@ -315,6 +316,12 @@ double Run::stat(const std::string& name) const {
     if (name == "box_excess") return has_verdict_ ? reliability_.box_excess : NAN;
     if (name == "locating") return locate_.active() ? 1 : 0;
     if (name == "locate_evals") return locate_.spent;
+    if (name == "log_z" || name == "log_z_sd") {
+        if (!has_posterior()) return NAN;
+        const PosteriorSnapshot snapshot = posterior();
+        const LogEvidence evidence = log_evidence(snapshot.vp, posterior_surrogate().build());
+        return name == "log_z" ? evidence.log_z : evidence.log_z_sd;
+    }
     double seconds = 0.0;
     if (phase_time_stat(times_, name, seconds)) return seconds;
     throw_error(Code::arg, "unknown statistic \"" + name + "\"");

@@ -102,6 +102,7 @@ private:
     const Matrix& shortlist_for(const AcqSettings& s);
     void log(int level, const std::string& line) const;
     void log_summary(const std::string& line) const;  // the closing lines, shown by display "final" too
+    void log_evidence_summary(const Gp& gp) const;
     void log_table_header() const;
     void log_iteration_row(const IterationRecord& r) const;
     int find_pending(const double* x) const;
