@@ -370,6 +370,51 @@ VBMC_API vbmc_status vbmc_post_log_pdf(const vbmc_post *post, size_t n, const do
  * coordinate is bounded. Errors: VBMC_E_ARG. */
 VBMC_API vbmc_status vbmc_post_moments(const vbmc_post *post, double *mean, double *cov);
 
+/* The mode: the highest point of the posterior density in the original space (Jacobian included,
+ * as vbmc_post_log_pdf) into x[dim]. Found by BFGS on the log density with its analytic gradient,
+ * in the unbounded space (where the bounds cannot be crossed), from every component mean and from
+ * the highest of 1000 draws of a fixed seed; the best end point is returned. Deterministic. The
+ * mode of a mixture in the original space is a brittle summary (PyVBMC's mode warns likewise):
+ * it is not the transform of the mode in the unbounded space, and where the density rises
+ * without bound towards a hard bound it is a point within rounding of that bound.
+ * Errors: VBMC_E_ARG (NULL or dead post, NULL x). */
+VBMC_API vbmc_status vbmc_post_mode(const vbmc_post *post, double *x);
+
+/* The marginal density of coordinate coord (0-based) in the original space at n values[n] of that
+ * coordinate, into pdf[n]; 0 outside the hard bounds. Exact: each mixture component is Gaussian in
+ * the space before the coordinate-wise bound transform (also after rotoscaling), so the marginal is
+ * a one-dimensional Gaussian mixture times the transform's one-dimensional Jacobian; it integrates
+ * to 1. n == 0 does nothing (values and pdf may then be NULL). Errors: VBMC_E_ARG (NULL or dead
+ * post, coord not in [0, dim), NULL array, NaN in values). */
+VBMC_API vbmc_status vbmc_post_marginal_pdf(const vbmc_post *post, int coord, size_t n,
+                                            const double *values, double *pdf);
+
+/* Kullback-Leibler divergences between two snapshots of the same dimension in the original space,
+ * by Monte Carlo (PyVBMC VariationalPosterior.kl_div, MATLAB VBMC vbmc_kldiv): kl[0] = KL(p||q),
+ * the mean of log p(x) - log q(x) over the n draws x of vbmc_post_sample(p, n, seed), and
+ * kl[1] = KL(q||p) over the n draws of vbmc_post_sample(q, n, seed + 1); kl_sd[2] (may be NULL)
+ * receives their Monte Carlo standard errors (the SD of the differences over sqrt(n)). As PyVBMC, a
+ * density that is 0 at a draw (outside the other's bounds) counts as DBL_MIN, and an estimate below
+ * 0 (Monte Carlo error) is returned as 0. KL(p||p) is 0 exactly. Same seed, same result; the
+ * snapshots may come from runs with different bounds. Cost: 2n density evaluations of each.
+ * Errors: VBMC_E_ARG (NULL or dead p or q, NULL kl, different dimensions, n < 2, n too large),
+ * VBMC_E_NUMERIC (a density is infinite at a draw), VBMC_E_NOMEM. */
+VBMC_API vbmc_status vbmc_post_kl(const vbmc_post *p, const vbmc_post *q, size_t n, uint64_t seed,
+                                  double kl[2], double *kl_sd);
+
+/* Marginal total variation distance of each coordinate d, mtv[dim], TV_d = 0.5 * integral
+ * |p_d(x) - q_d(x)| dx in [0, 1], and their mean *mean_mtv (either pointer may be NULL), between
+ * two snapshots of the same dimension (PyVBMC VariationalPosterior.mtv, MATLAB VBMC vbmc_mtv).
+ * Estimated without bias from the same draws as vbmc_post_kl (n of p with seed, n of q with
+ * seed + 1) and the exact marginals (vbmc_post_marginal_pdf): TV_d is the mean of
+ * E_p[max(0, 1 - q_d/p_d)] and E_q[max(0, 1 - p_d/q_d)], each term in [0, 1]; PyVBMC integrates
+ * kernel density estimates of the draws instead, which adds a smoothing bias. The standard error
+ * is at most 0.5 / sqrt(n). Identical snapshots give 0 exactly. Same seed, same result.
+ * Errors: VBMC_E_ARG (NULL or dead p or q, different dimensions, n == 0, n too large),
+ * VBMC_E_NOMEM. */
+VBMC_API vbmc_status vbmc_post_mtv(const vbmc_post *p, const vbmc_post *q, size_t n, uint64_t seed,
+                                   double *mtv, double *mean_mtv);
+
 /* Refined draws: n draws in the original (bounded) space into x[n*dim], each refined locally
  * against the run's surrogate of the log joint (its posterior mean f; no new evaluations):
  * Havasi et al. (2021), "Sampling the variational posterior with local refinement", Algorithm 1,

@@ -1,0 +1,253 @@
+/* Posterior summaries and comparisons through the public API, on finished runs of 2-D Gaussian
+ * targets (unit variances, correlation 0.5): two runs of the same target from different seeds, one
+ * of the target shifted by (2.5, 1.25), and a 1-D run. The mode is the highest point of the density
+ * and near the target's mean; marginals are normalised and match histograms of draws; KL(p||p) and
+ * MTV(p, p) are 0; the KL estimate is the documented mean over the documented draws, reproducible
+ * from the seed, and between the shifted targets near the Gaussian formula from the moments; every
+ * bad argument is refused with a message naming it. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <vbmc/vbmc.h>
+
+#include "test_util.h"
+
+#define DIM 2
+
+/* The target's mean: (0.5, -0.3) shifted by (shift, shift / 2). */
+typedef struct {
+    vbmc *run;
+    vbmc_post *post;
+    double mean[DIM];
+} fitted_run;
+
+typedef struct {
+    fitted_run a1, a2, b, line;
+} fixture;
+
+static double gaussian_log_joint(const double *x, const double *mean) {
+    const double a = x[0] - mean[0], b = x[1] - mean[1];
+    return -(a * a - a * b + b * b) / (2.0 * 0.75);
+}
+
+/* Coordinate 0 has far hard bounds (so the bounded transform is used), coordinate 1 none. */
+static fitted_run fit(uint64_t seed, double shift) {
+    const double lb[DIM] = {-10, -INFINITY}, ub[DIM] = {10, INFINITY}, plb[DIM] = {-4, -4}, pub[DIM] = {5, 5};
+    fitted_run f = {NULL, NULL, {0.5 + shift, -0.3 + 0.5 * shift}};
+    vbmc_opts *opts = NULL;
+    vbmc_opts_create(&opts);
+    vbmc_opts_set(opts, "display", "off");
+    vbmc_opts_set_int(opts, "max_fun_evals", 150);
+    vbmc_opts_set_int(opts, "ns_gp_max", 4);
+    vbmc_opts_set_int(opts, "ns_search", 512);
+    vbmc_opts_set_int(opts, "min_final_components", 10);
+    vbmc_opts_set_int(opts, "seed", (long long)seed);
+    vbmc_create(&f.run, DIM, NULL, lb, ub, plb, pub, opts);
+    vbmc_opts_destroy(opts);
+    double x[DIM];
+    while (vbmc_ask(f.run, x) == VBMC_OK) vbmc_tell(f.run, x, gaussian_log_joint(x, f.mean), 0.0);
+    vbmc_posterior(f.run, &f.post);
+    return f;
+}
+
+/* A standard normal in one dimension, short. */
+static fitted_run fit_line(void) {
+    const double plb[1] = {-2}, pub[1] = {2};
+    fitted_run f = {NULL, NULL, {0.0, 0.0}};
+    vbmc_opts *opts = NULL;
+    vbmc_opts_create(&opts);
+    vbmc_opts_set(opts, "display", "off");
+    vbmc_opts_set_int(opts, "max_fun_evals", 20);
+    vbmc_opts_set_int(opts, "ns_gp_max", 4);
+    vbmc_opts_set_int(opts, "min_final_components", 5);
+    vbmc_create(&f.run, 1, NULL, NULL, NULL, plb, pub, opts);
+    vbmc_opts_destroy(opts);
+    double x[1];
+    while (vbmc_ask(f.run, x) == VBMC_OK) vbmc_tell(f.run, x, -0.5 * x[0] * x[0], 0.0);
+    vbmc_posterior(f.run, &f.post);
+    return f;
+}
+
+static int setup(void **state) {
+    fixture *fx = calloc(1, sizeof *fx);
+    fx->a1 = fit(1, 0.0);
+    fx->a2 = fit(2, 0.0);
+    fx->b = fit(3, 2.5);
+    fx->line = fit_line();
+    *state = fx;
+    return fx->a1.post && fx->a2.post && fx->b.post && fx->line.post ? 0 : -1;
+}
+
+static void release(fitted_run *f) {
+    vbmc_post_destroy(f->post);
+    vbmc_destroy(f->run);
+}
+
+static int teardown(void **state) {
+    fixture *fx = (fixture *)*state;
+    release(&fx->a1);
+    release(&fx->a2);
+    release(&fx->b);
+    release(&fx->line);
+    free(fx);
+    return 0;
+}
+
+/* The mode is deterministic, at least as high as any of 2000 draws, and within 0.15 (target SDs)
+ * of the target's mean: the mixture's ripples move its top by a few hundredths of an SD. */
+static void test_mode_is_the_highest_point(void **state) {
+    fixture *fx = (fixture *)*state;
+    const fitted_run *runs[3] = {&fx->a1, &fx->a2, &fx->b};
+    for (int r = 0; r < 3; ++r) {
+        double mode[DIM], again[DIM], top, draws[2000 * DIM], lp[2000];
+        assert_int_equal(vbmc_post_mode(runs[r]->post, mode), VBMC_OK);
+        assert_int_equal(vbmc_post_mode(runs[r]->post, again), VBMC_OK);
+        assert_memory_equal(mode, again, sizeof mode);
+        for (int d = 0; d < DIM; ++d) assert_close(mode[d], runs[r]->mean[d], 0.15);
+        assert_int_equal(vbmc_post_log_pdf(runs[r]->post, 1, mode, &top), VBMC_OK);
+        assert_int_equal(vbmc_post_sample(runs[r]->post, 2000, 4, draws), VBMC_OK);
+        assert_int_equal(vbmc_post_log_pdf(runs[r]->post, 2000, draws, lp), VBMC_OK);
+        for (int i = 0; i < 2000; ++i) assert_true(lp[i] <= top);
+    }
+}
+
+/* Each marginal integrates to 1 over +-10 target SDs (trapezoid rule, 20001 points) and gives each
+ * of 20 bins of width 0.4 the share of 100000 draws that fell in it, within 4 binomial SDs; it is 0
+ * outside the hard bounds. */
+static void test_marginals_are_normalised_and_match_histograms(void **state) {
+    fixture *fx = (fixture *)*state;
+    enum { N = 100000, BINS = 20, GRID = 20001 };
+    double *draws = malloc(sizeof(double) * N * DIM), *grid = malloc(sizeof(double) * GRID),
+           *pdf = malloc(sizeof(double) * GRID);
+    assert_int_equal(vbmc_post_sample(fx->a1.post, N, 11, draws), VBMC_OK);
+    for (int d = 0; d < DIM; ++d) {
+        const double centre = fx->a1.mean[d], h = 20.0 / (GRID - 1);
+        for (int i = 0; i < GRID; ++i) grid[i] = centre - 10.0 + i * h;
+        assert_int_equal(vbmc_post_marginal_pdf(fx->a1.post, d, GRID, grid, pdf), VBMC_OK);
+        double integral = 0.0;
+        for (int i = 0; i < GRID; ++i) integral += (i == 0 || i == GRID - 1 ? 0.5 : 1.0) * pdf[i] * h;
+        assert_close(integral, 1.0, 1e-6);
+        for (int b = 0; b < BINS; ++b) {
+            /* Bin [lo, lo + 0.4) starting 4 SDs below the mean: grid points 200 apart. */
+            const int first = (int)lround((6.0 + 0.4 * b) / h), last = first + (int)lround(0.4 / h);
+            double mass = 0.0;
+            for (int i = first; i <= last; ++i) mass += (i == first || i == last ? 0.5 : 1.0) * pdf[i] * h;
+            int count = 0;
+            for (int i = 0; i < N; ++i) {
+                const double v = draws[i * DIM + d];
+                count += v >= grid[first] && v < grid[last];
+            }
+            assert_close((double)count / N, mass, 4.0 * sqrt(mass * (1.0 - mass) / N) + 1e-9);
+        }
+    }
+    const double outside[2] = {-10.5, 10.0};
+    assert_int_equal(vbmc_post_marginal_pdf(fx->a1.post, 0, 2, outside, pdf), VBMC_OK);
+    assert_true(pdf[0] == 0.0 && pdf[1] == 0.0);
+    free(draws);
+    free(grid);
+    free(pdf);
+}
+
+/* kl[0] is the mean of log p - log q over vbmc_post_sample(p, n, seed) and kl[1] over
+ * vbmc_post_sample(q, n, seed + 1), kl_sd their standard errors; the same seed gives the same
+ * bits; KL(p||p) = 0 with SD 0; two fits of the same target are close. */
+static void test_kl_is_the_documented_estimate(void **state) {
+    fixture *fx = (fixture *)*state;
+    enum { N = 4000 };
+    double kl[2], sd[2], again[2], self[2], self_sd[2];
+    assert_int_equal(vbmc_post_kl(fx->a1.post, fx->a2.post, N, 21, kl, sd), VBMC_OK);
+    assert_int_equal(vbmc_post_kl(fx->a1.post, fx->a2.post, N, 21, again, NULL), VBMC_OK);
+    assert_memory_equal(kl, again, sizeof kl);
+    vbmc_post *from[2] = {fx->a1.post, fx->a2.post}, *to[2] = {fx->a2.post, fx->a1.post};
+    static double x[N * DIM], lp[N], lq[N];
+    for (int k = 0; k < 2; ++k) {
+        assert_int_equal(vbmc_post_sample(from[k], N, 21 + k, x), VBMC_OK);
+        assert_int_equal(vbmc_post_log_pdf(from[k], N, x, lp), VBMC_OK);
+        assert_int_equal(vbmc_post_log_pdf(to[k], N, x, lq), VBMC_OK);
+        double mean = 0.0, spread = 0.0;
+        for (int i = 0; i < N; ++i) mean += (lp[i] - lq[i]) / N;
+        for (int i = 0; i < N; ++i) spread += (lp[i] - lq[i] - mean) * (lp[i] - lq[i] - mean);
+        assert_close(kl[k], fmax(mean, 0.0), 1e-12);
+        assert_close(sd[k], sqrt(spread / (N - 1) / N), 1e-12);
+        assert_true(kl[k] < 0.1);
+    }
+    assert_int_equal(vbmc_post_kl(fx->a1.post, fx->a1.post, N, 5, self, self_sd), VBMC_OK);
+    assert_true(self[0] == 0.0 && self[1] == 0.0 && self_sd[0] == 0.0 && self_sd[1] == 0.0);
+}
+
+/* KL(N(m1, S1) || N(m2, S2)) from the snapshots' moments. */
+static double gaussian_kl(const double *m1, const double *s1, const double *m2, const double *s2) {
+    const double det1 = s1[0] * s1[3] - s1[1] * s1[2], det2 = s2[0] * s2[3] - s2[1] * s2[2];
+    const double inv2[4] = {s2[3] / det2, -s2[1] / det2, -s2[2] / det2, s2[0] / det2};
+    const double dm[2] = {m2[0] - m1[0], m2[1] - m1[1]};
+    const double trace = inv2[0] * s1[0] + inv2[1] * s1[2] + inv2[2] * s1[1] + inv2[3] * s1[3];
+    const double maha = dm[0] * (inv2[0] * dm[0] + inv2[1] * dm[1]) + dm[1] * (inv2[2] * dm[0] + inv2[3] * dm[1]);
+    return 0.5 * (trace + maha - 2.0 + log(det2 / det1));
+}
+
+/* Fits of targets 2.5 and 1.25 apart: KL is near the Gaussian formula from the moments (about 2.1
+ * each way; within 10%, the fits' departure from Gaussians), the MTV is large, in [0, 1], and its
+ * mean is the mean of the coordinates'. MTV(p, p) = 0. */
+static void test_kl_and_mtv_of_shifted_targets(void **state) {
+    fixture *fx = (fixture *)*state;
+    double kl[2], sd[2], m1[DIM], s1[DIM * DIM], m2[DIM], s2[DIM * DIM], mtv[DIM], mean_mtv;
+    assert_int_equal(vbmc_post_kl(fx->a1.post, fx->b.post, 20000, 3, kl, sd), VBMC_OK);
+    assert_int_equal(vbmc_post_moments(fx->a1.post, m1, s1), VBMC_OK);
+    assert_int_equal(vbmc_post_moments(fx->b.post, m2, s2), VBMC_OK);
+    const double forward = gaussian_kl(m1, s1, m2, s2), reverse = gaussian_kl(m2, s2, m1, s1);
+    assert_close(kl[0], forward, 0.1 * forward);
+    assert_close(kl[1], reverse, 0.1 * reverse);
+    assert_int_equal(vbmc_post_mtv(fx->a1.post, fx->b.post, 20000, 3, mtv, &mean_mtv), VBMC_OK);
+    for (int d = 0; d < DIM; ++d) assert_true(mtv[d] > 0.3 && mtv[d] <= 1.0);
+    assert_close(mean_mtv, 0.5 * (mtv[0] + mtv[1]), 1e-15);
+    assert_int_equal(vbmc_post_mtv(fx->a1.post, fx->a1.post, 1000, 3, mtv, &mean_mtv), VBMC_OK);
+    assert_true(mtv[0] == 0.0 && mtv[1] == 0.0 && mean_mtv == 0.0);
+    assert_int_equal(vbmc_post_mtv(fx->a1.post, fx->a2.post, 1000, 3, NULL, NULL), VBMC_OK);
+}
+
+static void expect_refused(vbmc_status status, const char *needle) {
+    assert_int_equal(status, VBMC_E_ARG);
+    assert_message_mentions(vbmc_last_error(NULL), needle);
+}
+
+static void test_bad_arguments_are_refused(void **state) {
+    fixture *fx = (fixture *)*state;
+    vbmc_post *p = fx->a1.post, *dead = NULL;
+    double x[DIM], values[2] = {0.0, NAN}, pdf[2], kl[2], mtv[DIM];
+    assert_int_equal(vbmc_posterior(fx->a2.run, &dead), VBMC_OK);
+    vbmc_post_destroy(dead);
+    expect_refused(vbmc_post_mode(NULL, x), "post is NULL");
+    expect_refused(vbmc_post_mode(dead, x), "not a live handle");
+    expect_refused(vbmc_post_mode(p, NULL), "x is NULL");
+    expect_refused(vbmc_post_marginal_pdf(p, 2, 1, values, pdf), "coord = 2 is not a coordinate of a 2-dimensional posterior");
+    expect_refused(vbmc_post_marginal_pdf(p, -1, 1, values, pdf), "coord = -1");
+    expect_refused(vbmc_post_marginal_pdf(p, 0, 2, values, pdf), "values[1] is NaN");
+    expect_refused(vbmc_post_marginal_pdf(p, 0, 1, NULL, pdf), "values is NULL");
+    expect_refused(vbmc_post_marginal_pdf(p, 0, 1, values, NULL), "pdf is NULL");
+    assert_int_equal(vbmc_post_marginal_pdf(p, 0, 0, NULL, NULL), VBMC_OK);
+    expect_refused(vbmc_post_kl(NULL, p, 100, 1, kl, NULL), "p is NULL");
+    expect_refused(vbmc_post_kl(p, dead, 100, 1, kl, NULL), "q is not a live handle");
+    expect_refused(vbmc_post_kl(p, p, 100, 1, NULL, NULL), "kl is NULL");
+    expect_refused(vbmc_post_kl(p, p, 1, 1, kl, NULL), "n = 1 draws");
+    expect_refused(vbmc_post_kl(p, fx->line.post, 100, 1, kl, NULL), "p has dimension 2 and q dimension 1");
+    expect_refused(vbmc_post_kl(p, p, SIZE_MAX / 4, 1, kl, NULL), "do not fit in memory");
+    expect_refused(vbmc_post_mtv(dead, p, 100, 1, mtv, NULL), "p is not a live handle");
+    expect_refused(vbmc_post_mtv(p, NULL, 100, 1, mtv, NULL), "q is NULL");
+    expect_refused(vbmc_post_mtv(p, p, 0, 1, mtv, NULL), "n = 0 draws");
+    expect_refused(vbmc_post_mtv(fx->line.post, p, 100, 1, mtv, NULL), "p has dimension 1 and q dimension 2");
+    /* The snapshots still work. */
+    assert_int_equal(vbmc_post_mode(p, x), VBMC_OK);
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_mode_is_the_highest_point),
+        cmocka_unit_test(test_marginals_are_normalised_and_match_histograms),
+        cmocka_unit_test(test_kl_is_the_documented_estimate),
+        cmocka_unit_test(test_kl_and_mtv_of_shifted_targets),
+        cmocka_unit_test(test_bad_arguments_are_refused),
+    };
+    return cmocka_run_group_tests(tests, setup, teardown);
+}
