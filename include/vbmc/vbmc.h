@@ -50,6 +50,7 @@ extern "C" {
 typedef struct vbmc_opts vbmc_opts; /* options, opaque; copied by vbmc_create */
 typedef struct vbmc vbmc;           /* one inference run, opaque */
 typedef struct vbmc_post vbmc_post; /* a variational posterior snapshot, independent of its run */
+typedef struct vbmc_diag vbmc_diag; /* diagnostics of several runs, independent of them */
 
 /* Status codes. The values are part of the ABI and are never renumbered. */
 typedef enum vbmc_status {
@@ -466,6 +467,59 @@ VBMC_API vbmc_status vbmc_post_set_refinement(vbmc_post *post, int aux_count, do
  * vbmc_last_error(NULL). */
 VBMC_API vbmc_status vbmc_post_save(const vbmc_post *post, const char *path);
 VBMC_API vbmc_status vbmc_post_load(vbmc_post **out, const char *path);
+
+/* ---------------------------------------------------------------------------------------------
+ * Diagnostics of several runs of one problem (MATLAB VBMC's vbmc_diagnostics)
+ *
+ * Run the same problem several times (different seeds and starting points, e.g. in parallel),
+ * then ask whether the runs agree, which is best, and what is wrong when they do not. Messages of
+ * failed vbmc_diag* calls are read with vbmc_last_error(NULL) on the same thread.
+ * ------------------------------------------------------------------------------------------- */
+
+/* Diagnose n >= 2 finished (or running) runs runs[n] of one problem from their returned posteriors
+ * (vbmc_posterior) and their "converged" stat. The best run has the highest ELCBO = ELBO - 3 SD
+ * among the converged runs (among all when none converged). A run agrees with the best on the
+ * ELBO when they differ by less than 1, on the posterior when their symmetrised KL divergence
+ * 0.5 (KL(p||q) + KL(q||p)) is below 1, and on the marginals when the largest marginal total
+ * variation distance over the coordinates is below 0.2 (vbmc_post_kl and vbmc_post_mtv with 10000
+ * draws of each posterior; pair i < j draws with seed + 2 (i n + j), so the same seed gives the
+ * same result). Each criterion passes when at least max(2, ceil(n / 3)) runs (the best included)
+ * agree; the runs agree when at least two converged and every criterion passes. Cost: n (n - 1) / 2
+ * comparisons of 10000 draws each way. *out is owned by the caller (vbmc_diag_destroy) and does not
+ * depend on the runs. Errors: VBMC_E_ARG (NULL out or runs, n < 2, runs[i] NULL or not a live run,
+ * runs of different dimensions; the message names the index), VBMC_E_STATE (runs[i] has no
+ * posterior yet, or finished without one), VBMC_E_NUMERIC, VBMC_E_NOMEM. */
+VBMC_API vbmc_status vbmc_diagnose(const vbmc *const *runs, int n, uint64_t seed, vbmc_diag **out);
+
+/* Release diagnostics. NULL is a no-op. */
+VBMC_API void vbmc_diag_destroy(vbmc_diag *diag);
+
+/* A scalar result by name: "agree" (0/1), "best" (index of the best run in runs), "runs" (n),
+ * "converged_count", "exit_flag" (MATLAB's: 1 passed, 0 only one run converged, -1 too few runs
+ * agree with the best on the posterior or the marginals, -2 too few on the ELBO, -3 no run
+ * converged; the lowest that applies), "elbo_spread" (largest minus smallest ELBO over the
+ * converged runs, over all when none converged), "max_skl" and "max_mtv" (the largest symmetrised
+ * KL divergence and largest marginal total variation between the best run and another),
+ * "elbo_agree_count", "skl_agree_count", "mtv_agree_count" (runs agreeing with the best on each
+ * criterion, the best included), and the thresholds "beta_lcb" (3), "elbo_threshold" (1),
+ * "skl_threshold" (1), "mtv_threshold" (0.2). Errors: VBMC_E_ARG (NULL or dead diag, NULL name or
+ * value, unknown name). */
+VBMC_API vbmc_status vbmc_diag_stat(const vbmc_diag *diag, const char *name, double *value);
+
+/* A pairwise matrix by name into values[n*n] (row-major, n the number of runs): "skl" (symmetrised
+ * KL divergences), "kl" (entry (i, j) is KL(run i || run j)) or "mtv" (the largest marginal total
+ * variation distance over the coordinates); the diagonal is 0. Errors: VBMC_E_ARG (NULL or dead
+ * diag, NULL name or values, unknown name, n not the number of runs). */
+VBMC_API vbmc_status vbmc_diag_pairwise(const vbmc_diag *diag, const char *name, size_t n, double *values);
+
+/* The diagnosis in sentences: the verdict ("The runs agree.", "The runs do not agree." when too few
+ * converged, or "The runs do not agree: too few agree with the best run on the posterior
+ * (symmetrised KL divergence)."), which runs converged,
+ * which run is best and why, and for each criterion some run fails, which runs and by how much
+ * ("Posterior: 1 of 2 runs agree with the best run (symmetrised KL divergence below 1; at least 2
+ * needed): run 1 is at 4.2."). Runs are named by their index in runs. Owned by diag, valid until
+ * vbmc_diag_destroy; "" for NULL or a dead diag. */
+VBMC_API const char *vbmc_diag_message(const vbmc_diag *diag);
 
 #ifdef __cplusplus
 }

@@ -3,7 +3,10 @@
  * of the target shifted by (2.5, 1.25), and a 1-D run. The mode is the highest point of the density
  * and near the target's mean; marginals are normalised and match histograms of draws; KL(p||p) and
  * MTV(p, p) are 0; the KL estimate is the documented mean over the documented draws, reproducible
- * from the seed, and between the shifted targets near the Gaussian formula from the moments; every
+ * from the seed, and between the shifted targets near the Gaussian formula from the moments. The
+ * multi-run diagnostics: fits of one target agree, fits of the two targets do not (the message
+ * names the criteria and the run), a third run that disagrees is outvoted, an unconverged run is
+ * named; its matrices are those of vbmc_post_kl and vbmc_post_mtv with the documented seeds. Every
  * bad argument is refused with a message naming it. */
 #include <math.h>
 #include <stdio.h>
@@ -24,7 +27,7 @@ typedef struct {
 } fitted_run;
 
 typedef struct {
-    fitted_run a1, a2, b, line;
+    fitted_run a1, a2, b, line, short_run;
 } fixture;
 
 static double gaussian_log_joint(const double *x, const double *mean) {
@@ -33,13 +36,13 @@ static double gaussian_log_joint(const double *x, const double *mean) {
 }
 
 /* Coordinate 0 has far hard bounds (so the bounded transform is used), coordinate 1 none. */
-static fitted_run fit(uint64_t seed, double shift) {
+static fitted_run fit(uint64_t seed, double shift, long long budget) {
     const double lb[DIM] = {-10, -INFINITY}, ub[DIM] = {10, INFINITY}, plb[DIM] = {-4, -4}, pub[DIM] = {5, 5};
     fitted_run f = {NULL, NULL, {0.5 + shift, -0.3 + 0.5 * shift}};
     vbmc_opts *opts = NULL;
     vbmc_opts_create(&opts);
     vbmc_opts_set(opts, "display", "off");
-    vbmc_opts_set_int(opts, "max_fun_evals", 150);
+    vbmc_opts_set_int(opts, "max_fun_evals", budget);
     vbmc_opts_set_int(opts, "ns_gp_max", 4);
     vbmc_opts_set_int(opts, "ns_search", 512);
     vbmc_opts_set_int(opts, "min_final_components", 10);
@@ -72,12 +75,13 @@ static fitted_run fit_line(void) {
 
 static int setup(void **state) {
     fixture *fx = calloc(1, sizeof *fx);
-    fx->a1 = fit(1, 0.0);
-    fx->a2 = fit(2, 0.0);
-    fx->b = fit(3, 2.5);
+    fx->a1 = fit(1, 0.0, 150);
+    fx->a2 = fit(2, 0.0, 150);
+    fx->b = fit(3, 2.5, 150);
     fx->line = fit_line();
+    fx->short_run = fit(4, 0.0, 20);
     *state = fx;
-    return fx->a1.post && fx->a2.post && fx->b.post && fx->line.post ? 0 : -1;
+    return fx->a1.post && fx->a2.post && fx->b.post && fx->line.post && fx->short_run.post ? 0 : -1;
 }
 
 static void release(fitted_run *f) {
@@ -91,6 +95,7 @@ static int teardown(void **state) {
     release(&fx->a2);
     release(&fx->b);
     release(&fx->line);
+    release(&fx->short_run);
     free(fx);
     return 0;
 }
@@ -241,6 +246,165 @@ static void test_bad_arguments_are_refused(void **state) {
     assert_int_equal(vbmc_post_mode(p, x), VBMC_OK);
 }
 
+static vbmc_diag *diagnose(const fitted_run *const *fits, int n, uint64_t seed) {
+    const vbmc *runs[4];
+    for (int i = 0; i < n; ++i) runs[i] = fits[i]->run;
+    vbmc_diag *diag = NULL;
+    assert_int_equal(vbmc_diagnose(runs, n, seed, &diag), VBMC_OK);
+    return diag;
+}
+
+static double diag_stat(const vbmc_diag *diag, const char *name) {
+    double value = NAN;
+    assert_int_equal(vbmc_diag_stat(diag, name, &value), VBMC_OK);
+    return value;
+}
+
+/* The run with the highest ELBO - 3 SD. */
+static int highest_elcbo(const fitted_run *const *fits, int n) {
+    int best = 0;
+    double best_elcbo = -INFINITY;
+    for (int i = 0; i < n; ++i) {
+        double elbo, sd;
+        assert_int_equal(vbmc_post_elbo(fits[i]->post, &elbo, &sd), VBMC_OK);
+        if (elbo - 3.0 * sd > best_elcbo) {
+            best = i;
+            best_elcbo = elbo - 3.0 * sd;
+        }
+    }
+    return best;
+}
+
+/* Two converged fits of one target agree; the best has the highest ELCBO; the pairwise matrices are
+ * vbmc_post_kl and vbmc_post_mtv with 10000 draws and seed + 2 (i n + j), bitwise. */
+static void test_fits_of_one_target_agree(void **state) {
+    fixture *fx = (fixture *)*state;
+    const fitted_run *fits[2] = {&fx->a1, &fx->a2};
+    vbmc_diag *diag = diagnose(fits, 2, 40);
+    assert_true(diag_stat(diag, "agree") == 1.0);
+    assert_true(diag_stat(diag, "exit_flag") == 1.0);
+    assert_true(diag_stat(diag, "converged_count") == 2.0);
+    assert_true(diag_stat(diag, "runs") == 2.0);
+    assert_true(diag_stat(diag, "best") == highest_elcbo(fits, 2));
+    double elbo[2];
+    for (int i = 0; i < 2; ++i) assert_int_equal(vbmc_post_elbo(fits[i]->post, &elbo[i], NULL), VBMC_OK);
+    assert_close(diag_stat(diag, "elbo_spread"), fabs(elbo[0] - elbo[1]), 1e-15);
+    double skl[4], kl_matrix[4], mtv[4], kl[2], coordinate_mtv[DIM];
+    assert_int_equal(vbmc_diag_pairwise(diag, "skl", 2, skl), VBMC_OK);
+    assert_int_equal(vbmc_diag_pairwise(diag, "kl", 2, kl_matrix), VBMC_OK);
+    assert_int_equal(vbmc_diag_pairwise(diag, "mtv", 2, mtv), VBMC_OK);
+    assert_int_equal(vbmc_post_kl(fx->a1.post, fx->a2.post, 10000, 42, kl, NULL), VBMC_OK);
+    assert_int_equal(vbmc_post_mtv(fx->a1.post, fx->a2.post, 10000, 42, coordinate_mtv, NULL), VBMC_OK);
+    assert_true(kl_matrix[1] == kl[0] && kl_matrix[2] == kl[1]);
+    assert_true(skl[1] == 0.5 * (kl[0] + kl[1]) && skl[2] == skl[1]);
+    assert_true(mtv[1] == fmax(coordinate_mtv[0], coordinate_mtv[1]) && mtv[2] == mtv[1]);
+    assert_true(skl[0] == 0.0 && skl[3] == 0.0 && mtv[0] == 0.0 && kl_matrix[3] == 0.0);
+    assert_true(diag_stat(diag, "max_skl") == skl[1] && diag_stat(diag, "max_mtv") == mtv[1]);
+    assert_true(skl[1] < 1.0 && mtv[1] < 0.2);
+    const char *message = vbmc_diag_message(diag);
+    assert_true(strncmp(message, "The runs agree. All 2 runs converged.", 37) == 0);
+    char best[32];
+    snprintf(best, sizeof best, "Run %d is the best", highest_elcbo(fits, 2));
+    assert_message_mentions(message, best);
+    vbmc_diag *again = diagnose(fits, 2, 40);
+    assert_string_equal(vbmc_diag_message(again), message);
+    vbmc_diag_destroy(again);
+    vbmc_diag_destroy(diag);
+}
+
+/* Fits of targets 2.8 SDs apart have the same evidence, so their ELBOs agree, but their
+ * posteriors and marginals do not: the message says so and names the other run. */
+static void test_fits_of_two_targets_disagree(void **state) {
+    fixture *fx = (fixture *)*state;
+    const fitted_run *fits[2] = {&fx->a1, &fx->b};
+    vbmc_diag *diag = diagnose(fits, 2, 7);
+    assert_true(diag_stat(diag, "agree") == 0.0);
+    assert_true(diag_stat(diag, "exit_flag") == -1.0);
+    assert_true(diag_stat(diag, "elbo_agree_count") == 2.0);
+    assert_true(diag_stat(diag, "skl_agree_count") == 1.0 && diag_stat(diag, "mtv_agree_count") == 1.0);
+    assert_true(diag_stat(diag, "max_skl") > 1.0 && diag_stat(diag, "max_mtv") > 0.2);
+    const char *message = vbmc_diag_message(diag);
+    assert_message_mentions(message, "The runs do not agree: too few agree with the best run on the posterior "
+                                     "(symmetrised KL divergence) and on the marginals (total variation).");
+    char other[64];
+    snprintf(other, sizeof other, "needed): run %d is at", 1 - (int)diag_stat(diag, "best"));
+    assert_message_mentions(message, other);
+    assert_message_mentions(message, "Posterior: 1 of 2 runs agree with the best run (symmetrised KL divergence below 1");
+    assert_message_mentions(message, "Marginals: 1 of 2 runs agree");
+    vbmc_diag_destroy(diag);
+}
+
+/* With three runs two must agree with the best: the run of the other target is outvoted when the
+ * best is a fit of the first target, and named. */
+static void test_a_third_run_is_outvoted(void **state) {
+    fixture *fx = (fixture *)*state;
+    const fitted_run *fits[3] = {&fx->a1, &fx->a2, &fx->b};
+    vbmc_diag *diag = diagnose(fits, 3, 9);
+    const int best = (int)diag_stat(diag, "best");
+    assert_int_equal(best, highest_elcbo(fits, 3));
+    if (best != 2) {
+        assert_true(diag_stat(diag, "agree") == 1.0);
+        assert_message_mentions(vbmc_diag_message(diag), "2 of 3 runs agree with the best run (symmetrised KL divergence below 1; at least 2 needed, so this passes): run 2 is at");
+    } else {
+        assert_true(diag_stat(diag, "agree") == 0.0);
+    }
+    vbmc_diag_destroy(diag);
+}
+
+/* A run stopped after 20 evaluations has not converged: only one converged run. */
+static void test_an_unconverged_run_is_named(void **state) {
+    fixture *fx = (fixture *)*state;
+    const fitted_run *fits[2] = {&fx->short_run, &fx->a1};
+    double converged;
+    assert_int_equal(vbmc_stat(fx->short_run.run, "converged", &converged), VBMC_OK);
+    assert_true(converged == 0.0);
+    vbmc_diag *diag = diagnose(fits, 2, 1);
+    assert_true(diag_stat(diag, "agree") == 0.0 && diag_stat(diag, "converged_count") == 1.0);
+    assert_true(diag_stat(diag, "exit_flag") <= 0.0 && diag_stat(diag, "best") == 1.0);
+    assert_message_mentions(vbmc_diag_message(diag), "The runs do not agree.");
+    assert_message_mentions(vbmc_diag_message(diag), "Only run 1 of 2 converged");
+    vbmc_diag_destroy(diag);
+}
+
+static void test_diagnostics_refuse_bad_arguments(void **state) {
+    fixture *fx = (fixture *)*state;
+    vbmc *fresh = NULL, *dead = NULL;
+    const double plb[DIM] = {-1, -1}, pub[DIM] = {1, 1};
+    assert_int_equal(vbmc_create(&fresh, DIM, NULL, NULL, NULL, plb, pub, NULL), VBMC_OK);
+    assert_int_equal(vbmc_create(&dead, DIM, NULL, NULL, NULL, plb, pub, NULL), VBMC_OK);
+    vbmc_destroy(dead);
+    vbmc_diag *diag = (vbmc_diag *)0x1;
+    const vbmc *two[2] = {fx->a1.run, fx->a2.run};
+    const vbmc *with_null[2] = {fx->a1.run, NULL}, *with_dead[3] = {fx->a1.run, fx->a2.run, dead};
+    const vbmc *mixed_dims[2] = {fx->a1.run, fx->line.run}, *unstarted[2] = {fx->a1.run, fresh};
+    expect_refused(vbmc_diagnose(two, 2, 1, NULL), "out is NULL");
+    expect_refused(vbmc_diagnose(NULL, 2, 1, &diag), "runs is NULL");
+    assert_null(diag);
+    expect_refused(vbmc_diagnose(two, 1, 1, &diag), "n = 1: the diagnostics compare at least 2 runs");
+    expect_refused(vbmc_diagnose(with_null, 2, 1, &diag), "runs[1] is NULL");
+    expect_refused(vbmc_diagnose(with_dead, 3, 1, &diag), "runs[2] is not a live handle");
+    expect_refused(vbmc_diagnose(mixed_dims, 2, 1, &diag), "runs[1] has dimension 1 but runs[0] has dimension 2");
+    assert_int_equal(vbmc_diagnose(unstarted, 2, 1, &diag), VBMC_E_STATE);
+    assert_message_mentions(vbmc_last_error(NULL), "runs[1] has no posterior yet");
+    assert_null(diag);
+    vbmc_destroy(fresh);
+
+    assert_int_equal(vbmc_diagnose(two, 2, 1, &diag), VBMC_OK);
+    double value, matrix[4];
+    expect_refused(vbmc_diag_stat(NULL, "agree", &value), "diag is NULL");
+    expect_refused(vbmc_diag_stat(diag, "nonsense", &value), "unknown diagnostics stat \"nonsense\" (known: agree, best");
+    expect_refused(vbmc_diag_stat(diag, NULL, &value), "name is NULL");
+    expect_refused(vbmc_diag_stat(diag, "agree", NULL), "value is NULL");
+    expect_refused(vbmc_diag_pairwise(diag, "skl", 3, matrix), "n = 3 is not the number of runs diagnosed, 2");
+    expect_refused(vbmc_diag_pairwise(diag, "elbo", 2, matrix), "unknown pairwise diagnostics \"elbo\"");
+    expect_refused(vbmc_diag_pairwise(diag, "skl", 2, NULL), "values is NULL");
+    assert_string_equal(vbmc_diag_message(NULL), "");
+    vbmc_diag_destroy(diag);
+    assert_string_equal(vbmc_diag_message(diag), "");
+    expect_refused(vbmc_diag_stat(diag, "agree", &value), "diag is not a live handle");
+    vbmc_diag_destroy(NULL);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_mode_is_the_highest_point),
@@ -248,6 +412,11 @@ int main(void) {
         cmocka_unit_test(test_kl_is_the_documented_estimate),
         cmocka_unit_test(test_kl_and_mtv_of_shifted_targets),
         cmocka_unit_test(test_bad_arguments_are_refused),
+        cmocka_unit_test(test_fits_of_one_target_agree),
+        cmocka_unit_test(test_fits_of_two_targets_disagree),
+        cmocka_unit_test(test_a_third_run_is_outvoted),
+        cmocka_unit_test(test_an_unconverged_run_is_named),
+        cmocka_unit_test(test_diagnostics_refuse_bad_arguments),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -2,11 +2,13 @@
 // marginals (against the affine moments, the mass of draws), the mode (a Gaussian, a log-normal, a
 // mixture of two far-apart components), the Monte Carlo KL divergence (two Gaussians under a
 // shared bounded transform, against the Gaussian formula), the marginal total variation (two unit
-// Gaussians), reproducibility and argument checks.
+// Gaussians), reproducibility and argument checks; the multi-run diagnostics' choice of the best
+// run and their ELBO and convergence criteria on snapshots with given ELBOs.
 #include <algorithm>
 #include <cmath>
 #include <vector>
 
+#include "post/diagnostics.hpp"
 #include "post/divergence.hpp"
 #include "post/marginal.hpp"
 #include "post/mode.hpp"
@@ -187,6 +189,61 @@ static void test_comparisons_refuse_bad_arguments(void**) {
     expect_error(Code::arg, [&] { marginal_total_variation(p, p, 0, 1); });
 }
 
+namespace {
+// Identical posteriors with the given ELBOs and SDs; converged[i] for each.
+Diagnosis diagnose_elbos(const std::vector<double>& elbo, const std::vector<double>& sd, const std::vector<bool>& converged) {
+    std::vector<PosteriorSnapshot> posteriors;
+    for (size_t i = 0; i < elbo.size(); ++i) {
+        posteriors.push_back(snapshot(unbounded(1), {1.0}, {0.0}, {0.5}, {1.0}));
+        posteriors.back().elbo = elbo[i];
+        posteriors.back().elbo_sd = sd[i];
+    }
+    std::vector<RunFacts> facts;
+    for (size_t i = 0; i < elbo.size(); ++i) facts.push_back(RunFacts{converged[i], &posteriors[i]});
+    return diagnose(facts, 1);
+}
+
+bool mentions(const std::string& message, const char* needle) {
+    if (message.find(needle) != std::string::npos) return true;
+    print_error("message \"%s\" does not mention \"%s\"\n", message.c_str(), needle);
+    return false;
+}
+}  // namespace
+
+// The best run has the highest ELBO - 3 SD among the converged runs; an ELBO 4 away is named, and
+// outvoted by two agreeing runs of three but not with two runs (exit flag -2); with no converged
+// run the best is chosen among all (exit flag -3); identical posteriors agree on the rest.
+static void test_diagnostics_on_elbos(void**) {
+    Diagnosis d = diagnose_elbos({-10.0, -10.2, -14.0}, {0.01, 0.01, 0.01}, {true, true, true});
+    assert_int_equal(d.best, 0);
+    assert_true(d.agree());
+    assert_int_equal(d.elbo_agree, 2);
+    assert_close(d.elbo_spread, 4.0, 1e-12);
+    assert_true(d.max_skl() == 0.0 && d.max_mtv() == 0.0);
+    assert_true(mentions(d.message, "ELBO: 2 of 3 runs agree with the best run (|ELBO difference| below 1; at least 2 "
+                                    "needed, so this passes): run 2 (ELBO -14) differs by 4."));
+
+    d = diagnose_elbos({-10.0, -10.5}, {1.0, 0.01}, {true, true});
+    assert_int_equal(d.best, 1);
+    assert_true(d.agree());
+
+    d = diagnose_elbos({-10.0, -14.0}, {0.01, 0.01}, {true, true});
+    assert_int_equal(d.exit_flag, -2);
+    assert_true(mentions(d.message, "The runs do not agree: too few agree with the best run on the ELBO."));
+
+    d = diagnose_elbos({-10.0, -9.0, -10.0}, {0.01, 0.01, 0.01}, {true, false, true});
+    assert_int_equal(d.best, 0);
+    assert_close(d.elbo_spread, 0.0, 0.0);
+    assert_true(mentions(d.message, "2 of 3 runs converged (run 1 did not)."));
+
+    d = diagnose_elbos({-10.0, -9.5}, {0.01, 0.01}, {false, false});
+    assert_int_equal(d.exit_flag, -3);
+    assert_int_equal(d.best, 1);
+    assert_true(mentions(d.message, "The runs do not agree. No run converged, so the best is chosen among all 2 and "
+                                    "should not be trusted. Run 1 is the best: the highest ELBO - 3 SD among all runs"));
+    expect_error(Code::arg, [&] { diagnose_elbos({-10.0}, {0.01}, {true}); });
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_marginal_of_an_affine_gaussian_matches_its_moments),
@@ -195,6 +252,7 @@ int main(void) {
         cmocka_unit_test(test_kl_of_gaussians_under_a_shared_transform),
         cmocka_unit_test(test_mtv_of_unit_gaussians),
         cmocka_unit_test(test_comparisons_refuse_bad_arguments),
+        cmocka_unit_test(test_diagnostics_on_elbos),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
