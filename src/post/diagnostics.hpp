@@ -6,7 +6,7 @@
 //   the ELBO       when |ELBO - ELBO_best| < 1,
 //   the posterior  when the symmetrised KL divergence 0.5 (KL(p||q) + KL(q||p)) < 1,
 //   the marginals  when the largest marginal total variation distance over the coordinates < 0.2
-// (the best run agrees with itself). Each criterion passes when at least max(2, n / 3) runs agree.
+// (the best run agrees with itself). Each criterion passes when at least max(2, ceil(n / 3)) runs agree.
 // The runs agree when at least two converged and every criterion passes. Exit flags as MATLAB's:
 // 1 passed; 0 only one run converged; -1 too few agree on the posterior or the marginals; -2 too
 // few agree on the ELBO; -3 no run converged (the lowest applicable flag is reported).
