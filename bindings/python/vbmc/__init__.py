@@ -242,7 +242,8 @@ class Posterior:
         their mean, from n draws of each (vbmc_post_mtv); seed as for sample()."""
         mtv, mean_mtv = np.empty(self.dim), ctypes.c_double()
         seed = _fresh_seed() if seed is None else int(seed)
-        self._call("mtv", other._handle, _validate.count(n), seed, _ptr(mtv), ctypes.byref(mean_mtv))
+        self._call("mtv", other._handle, _validate.count(n), seed, _ptr(mtv),
+                   ctypes.byref(mean_mtv))
         return mtv, mean_mtv.value
 
     def plot(self, evaluations=None, n_samples=100000, labels=None, title=None, seed=None):

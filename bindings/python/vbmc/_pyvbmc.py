@@ -282,9 +282,9 @@ class _LogFile:
 
 class VariationalPosterior:
     """PyVBMC's VariationalPosterior over a libvbmc posterior snapshot (vbmc.Posterior): sample,
-    pdf / log_pdf, moments, mode, kl_div, mtv, plot, save / load. D is the dimension, K the number of
-    mixture components, stats the ELBO and its SD. `evaluations` (VBMCRun.evaluations()), when
-    known, are drawn by plot()."""
+    pdf / log_pdf, moments, mode, kl_div, mtv, plot, save / load. D is the dimension, K the
+    number of mixture components, stats the ELBO and its SD. `evaluations`
+    (VBMCRun.evaluations()), when known, are drawn by plot()."""
 
     def __init__(self, posterior, evaluations=None):
         self.posterior, self.evaluations = posterior, evaluations
