@@ -50,6 +50,7 @@ extern "C" {
 typedef struct vbmc_opts vbmc_opts; /* options, opaque; copied by vbmc_create */
 typedef struct vbmc vbmc;           /* one inference run, opaque */
 typedef struct vbmc_post vbmc_post; /* a variational posterior snapshot, independent of its run */
+typedef struct vbmc_diag vbmc_diag; /* diagnostics of several runs, independent of them */
 
 /* Status codes. The values are part of the ABI and are never renumbered. */
 typedef enum vbmc_status {
@@ -388,6 +389,51 @@ VBMC_API vbmc_status vbmc_post_log_pdf(const vbmc_post *post, size_t n, const do
  * coordinate is bounded. Errors: VBMC_E_ARG. */
 VBMC_API vbmc_status vbmc_post_moments(const vbmc_post *post, double *mean, double *cov);
 
+/* The mode: the highest point of the posterior density in the original space (Jacobian included,
+ * as vbmc_post_log_pdf) into x[dim]. Found by BFGS on the log density with its analytic gradient,
+ * in the unbounded space (where the bounds cannot be crossed), from every component mean and from
+ * the highest of 1000 draws of a fixed seed; the best end point is returned. Deterministic. The
+ * mode of a mixture in the original space is a brittle summary (PyVBMC's mode warns likewise):
+ * it is not the transform of the mode in the unbounded space, and where the density rises
+ * without bound towards a hard bound it is a point within rounding of that bound.
+ * Errors: VBMC_E_ARG (NULL or dead post, NULL x). */
+VBMC_API vbmc_status vbmc_post_mode(const vbmc_post *post, double *x);
+
+/* The marginal density of coordinate coord (0-based) in the original space at n values[n] of that
+ * coordinate, into pdf[n]; 0 outside the hard bounds. Exact: each mixture component is Gaussian in
+ * the space before the coordinate-wise bound transform (also after rotoscaling), so the marginal is
+ * a one-dimensional Gaussian mixture times the transform's one-dimensional Jacobian; it integrates
+ * to 1. n == 0 does nothing (values and pdf may then be NULL). Errors: VBMC_E_ARG (NULL or dead
+ * post, coord not in [0, dim), NULL array, NaN in values). */
+VBMC_API vbmc_status vbmc_post_marginal_pdf(const vbmc_post *post, int coord, size_t n,
+                                            const double *values, double *pdf);
+
+/* Kullback-Leibler divergences between two snapshots of the same dimension in the original space,
+ * by Monte Carlo (PyVBMC VariationalPosterior.kl_div, MATLAB VBMC vbmc_kldiv): kl[0] = KL(p||q),
+ * the mean of log p(x) - log q(x) over the n draws x of vbmc_post_sample(p, n, seed), and
+ * kl[1] = KL(q||p) over the n draws of vbmc_post_sample(q, n, seed + 1); kl_sd[2] (may be NULL)
+ * receives their Monte Carlo standard errors (the SD of the differences over sqrt(n)). As PyVBMC, a
+ * density that is 0 at a draw (outside the other's bounds) counts as DBL_MIN, and an estimate below
+ * 0 (Monte Carlo error) is returned as 0. KL(p||p) is 0 exactly. Same seed, same result; the
+ * snapshots may come from runs with different bounds. Cost: 2n density evaluations of each.
+ * Errors: VBMC_E_ARG (NULL or dead p or q, NULL kl, different dimensions, n < 2, n too large),
+ * VBMC_E_NUMERIC (a density is infinite at a draw), VBMC_E_NOMEM. */
+VBMC_API vbmc_status vbmc_post_kl(const vbmc_post *p, const vbmc_post *q, size_t n, uint64_t seed,
+                                  double kl[2], double *kl_sd);
+
+/* Marginal total variation distance of each coordinate d, mtv[dim], TV_d = 0.5 * integral
+ * |p_d(x) - q_d(x)| dx in [0, 1], and their mean *mean_mtv (either pointer may be NULL), between
+ * two snapshots of the same dimension (PyVBMC VariationalPosterior.mtv, MATLAB VBMC vbmc_mtv).
+ * Estimated without bias from the same draws as vbmc_post_kl (n of p with seed, n of q with
+ * seed + 1) and the exact marginals (vbmc_post_marginal_pdf): TV_d is the mean of
+ * E_p[max(0, 1 - q_d/p_d)] and E_q[max(0, 1 - p_d/q_d)], each term in [0, 1]; PyVBMC integrates
+ * kernel density estimates of the draws instead, which adds a smoothing bias. The standard error
+ * is at most 0.5 / sqrt(n). Identical snapshots give 0 exactly. Same seed, same result.
+ * Errors: VBMC_E_ARG (NULL or dead p or q, different dimensions, n == 0, n too large),
+ * VBMC_E_NOMEM. */
+VBMC_API vbmc_status vbmc_post_mtv(const vbmc_post *p, const vbmc_post *q, size_t n, uint64_t seed,
+                                   double *mtv, double *mean_mtv);
+
 /* Refined draws: n draws in the original (bounded) space into x[n*dim], each refined locally
  * against the run's surrogate of the log joint (its posterior mean f; no new evaluations):
  * Havasi et al. (2021), "Sampling the variational posterior with local refinement", Algorithm 1,
@@ -439,6 +485,59 @@ VBMC_API vbmc_status vbmc_post_set_refinement(vbmc_post *post, int aux_count, do
  * vbmc_last_error(NULL). */
 VBMC_API vbmc_status vbmc_post_save(const vbmc_post *post, const char *path);
 VBMC_API vbmc_status vbmc_post_load(vbmc_post **out, const char *path);
+
+/* ---------------------------------------------------------------------------------------------
+ * Diagnostics of several runs of one problem (MATLAB VBMC's vbmc_diagnostics)
+ *
+ * Run the same problem several times (different seeds and starting points, e.g. in parallel),
+ * then ask whether the runs agree, which is best, and what is wrong when they do not. Messages of
+ * failed vbmc_diag* calls are read with vbmc_last_error(NULL) on the same thread.
+ * ------------------------------------------------------------------------------------------- */
+
+/* Diagnose n >= 2 finished (or running) runs runs[n] of one problem from their returned posteriors
+ * (vbmc_posterior) and their "converged" stat. The best run has the highest ELCBO = ELBO - 3 SD
+ * among the converged runs (among all when none converged). A run agrees with the best on the
+ * ELBO when they differ by less than 1, on the posterior when their symmetrised KL divergence
+ * 0.5 (KL(p||q) + KL(q||p)) is below 1, and on the marginals when the largest marginal total
+ * variation distance over the coordinates is below 0.2 (vbmc_post_kl and vbmc_post_mtv with 10000
+ * draws of each posterior; pair i < j draws with seed + 2 (i n + j), so the same seed gives the
+ * same result). Each criterion passes when at least max(2, ceil(n / 3)) runs (the best included)
+ * agree; the runs agree when at least two converged and every criterion passes. Cost: n (n - 1) / 2
+ * comparisons of 10000 draws each way. *out is owned by the caller (vbmc_diag_destroy) and does not
+ * depend on the runs. Errors: VBMC_E_ARG (NULL out or runs, n < 2, runs[i] NULL or not a live run,
+ * runs of different dimensions; the message names the index), VBMC_E_STATE (runs[i] has no
+ * posterior yet, or finished without one), VBMC_E_NUMERIC, VBMC_E_NOMEM. */
+VBMC_API vbmc_status vbmc_diagnose(const vbmc *const *runs, int n, uint64_t seed, vbmc_diag **out);
+
+/* Release diagnostics. NULL is a no-op. */
+VBMC_API void vbmc_diag_destroy(vbmc_diag *diag);
+
+/* A scalar result by name: "agree" (0/1), "best" (index of the best run in runs), "runs" (n),
+ * "converged_count", "exit_flag" (MATLAB's: 1 passed, 0 only one run converged, -1 too few runs
+ * agree with the best on the posterior or the marginals, -2 too few on the ELBO, -3 no run
+ * converged; the lowest that applies), "elbo_spread" (largest minus smallest ELBO over the
+ * converged runs, over all when none converged), "max_skl" and "max_mtv" (the largest symmetrised
+ * KL divergence and largest marginal total variation between the best run and another),
+ * "elbo_agree_count", "skl_agree_count", "mtv_agree_count" (runs agreeing with the best on each
+ * criterion, the best included), and the thresholds "beta_lcb" (3), "elbo_threshold" (1),
+ * "skl_threshold" (1), "mtv_threshold" (0.2). Errors: VBMC_E_ARG (NULL or dead diag, NULL name or
+ * value, unknown name). */
+VBMC_API vbmc_status vbmc_diag_stat(const vbmc_diag *diag, const char *name, double *value);
+
+/* A pairwise matrix by name into values[n*n] (row-major, n the number of runs): "skl" (symmetrised
+ * KL divergences), "kl" (entry (i, j) is KL(run i || run j)) or "mtv" (the largest marginal total
+ * variation distance over the coordinates); the diagonal is 0. Errors: VBMC_E_ARG (NULL or dead
+ * diag, NULL name or values, unknown name, n not the number of runs). */
+VBMC_API vbmc_status vbmc_diag_pairwise(const vbmc_diag *diag, const char *name, size_t n, double *values);
+
+/* The diagnosis in sentences: the verdict ("The runs agree.", "The runs do not agree." when too few
+ * converged, or "The runs do not agree: too few agree with the best run on the posterior
+ * (symmetrised KL divergence)."), which runs converged,
+ * which run is best and why, and for each criterion some run fails, which runs and by how much
+ * ("Posterior: 1 of 2 runs agree with the best run (symmetrised KL divergence below 1; at least 2
+ * needed): run 1 is at 4.2."). Runs are named by their index in runs. Owned by diag, valid until
+ * vbmc_diag_destroy; "" for NULL or a dead diag. */
+VBMC_API const char *vbmc_diag_message(const vbmc_diag *diag);
 
 #ifdef __cplusplus
 }

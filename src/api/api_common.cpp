@@ -33,6 +33,11 @@ HandleTable<vbmc_post, PostObject>& post_table() {
     static auto* table = new HandleTable<vbmc_post, PostObject>();
     return *table;
 }
+
+HandleTable<vbmc_diag, DiagObject>& diag_table() {
+    static auto* table = new HandleTable<vbmc_diag, DiagObject>();
+    return *table;
+}
 }  // namespace libvbmc
 
 extern "C" {

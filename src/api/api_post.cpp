@@ -5,6 +5,9 @@
 #include "api/handles.hpp"
 #include "evidence/importance_evidence.hpp"
 #include "io/file_format.hpp"
+#include "post/divergence.hpp"
+#include "post/marginal.hpp"
+#include "post/mode.hpp"
 
 using namespace libvbmc;
 
@@ -19,6 +22,18 @@ vbmc_status on_post(const vbmc_post* post, Body&& body) {
         return VBMC_E_ARG;
     }
     return guarded(global_error(), [&] { return body(object->posterior); });
+}
+
+// The same for calls comparing two snapshots p and q of the same dimension.
+template <typename Body>
+vbmc_status on_post_pair(const vbmc_post* p, const vbmc_post* q, Body&& body) {
+    const PostObject* first = post_table().find(p);
+    const PostObject* second = post_table().find(q);
+    if (first == nullptr || second == nullptr) {
+        global_error() = first == nullptr ? invalid_handle("p", p) : invalid_handle("q", q);
+        return VBMC_E_ARG;
+    }
+    return guarded(global_error(), [&] { return body(first->posterior, second->posterior); });
 }
 
 // The same for calls that need the whole object (surrogate, refinement settings).
@@ -142,6 +157,60 @@ VBMC_API vbmc_status vbmc_post_moments(const vbmc_post* post, double* mean, doub
         posterior.moments(m, c);
         std::memcpy(mean, m.data(), sizeof(double) * m.size());
         if (cov) std::memcpy(cov, c.data.data(), sizeof(double) * c.data.size());
+        return VBMC_OK;
+    });
+}
+
+VBMC_API vbmc_status vbmc_post_mode(const vbmc_post* post, double* x) {
+    return on_post(post, [&](const PosteriorSnapshot& posterior) {
+        require_pointer(x, "x");
+        const std::vector<double> mode = posterior_mode(posterior);
+        std::memcpy(x, mode.data(), sizeof(double) * mode.size());
+        return VBMC_OK;
+    });
+}
+
+VBMC_API vbmc_status vbmc_post_marginal_pdf(const vbmc_post* post, int coord, size_t n, const double* values,
+                                            double* pdf) {
+    return on_post(post, [&](const PosteriorSnapshot& posterior) {
+        const Marginal marginal(posterior, coord);
+        if (n == 0) return VBMC_OK;
+        require_pointer(values, "values");
+        require_pointer(pdf, "pdf");
+        for (size_t i = 0; i < n; ++i)
+            if (std::isnan(values[i])) throw_error(Code::arg, "values[" + std::to_string(i) + "] is NaN");
+        for (size_t i = 0; i < n; ++i) pdf[i] = std::exp(marginal.log_pdf(values[i]));
+        return VBMC_OK;
+    });
+}
+
+VBMC_API vbmc_status vbmc_post_kl(const vbmc_post* p, const vbmc_post* q, size_t n, uint64_t seed, double kl[2],
+                                  double* kl_sd) {
+    return on_post_pair(p, q, [&](const PosteriorSnapshot& first, const PosteriorSnapshot& second) {
+        require_pointer(kl, "kl");
+        require_room(n, first.vp.dim, "draws");
+        const KlEstimate estimate = kl_divergence(first, second, n, seed);
+        kl[0] = estimate.forward;
+        kl[1] = estimate.reverse;
+        if (kl_sd) {
+            kl_sd[0] = estimate.forward_sd;
+            kl_sd[1] = estimate.reverse_sd;
+        }
+        return VBMC_OK;
+    });
+}
+
+VBMC_API vbmc_status vbmc_post_mtv(const vbmc_post* p, const vbmc_post* q, size_t n, uint64_t seed, double* mtv,
+                                   double* mean_mtv) {
+    return on_post_pair(p, q, [&](const PosteriorSnapshot& first, const PosteriorSnapshot& second) {
+        require_room(n, first.vp.dim, "draws");
+        const std::vector<double> values = marginal_total_variation(first, second, n, seed);
+        if (mtv) std::memcpy(mtv, values.data(), sizeof(double) * values.size());
+        if (mean_mtv) {
+            double total = 0.0;
+            for (double v : values) total += v;
+            *mean_mtv = total / static_cast<double>(values.size());
+        }
         return VBMC_OK;
     });
 }

@@ -10,6 +10,7 @@
 #include "api/handle_table.hpp"
 #include "gp/surrogate_record.hpp"
 #include "options/options.hpp"
+#include "post/diagnostics.hpp"
 #include "refine/refine.hpp"
 #include "run/posterior.hpp"
 #include "run/run.hpp"
@@ -38,9 +39,14 @@ struct PostObject {
     RefineSettings refine;      // vbmc_post_set_refinement's values
 };
 
+struct DiagObject {
+    Diagnosis diagnosis;
+};
+
 HandleTable<vbmc_opts, OptsObject>& opts_table();
 HandleTable<vbmc, RunObject>& run_table();
 HandleTable<vbmc_post, PostObject>& post_table();
+HandleTable<vbmc_diag, DiagObject>& diag_table();
 
 // The message of a call given a NULL or dead handle.
 inline std::string invalid_handle(const char* name, const void* handle) {

@@ -182,6 +182,17 @@ double ParameterTransform::log_dx_dy(int i, double y) const {
     return log_width - 0.5 * kLog2Pi - 0.5 * y * y;
 }
 
+// d/dy of log_dx_dy: 0, 1, -1 (0 where x is clamped), -y (probit) or -tanh(y / 2) (logit).
+double ParameterTransform::d_log_dx_dy(int i, double y) const {
+    switch (coordinate_[i]) {
+        case Coordinate::unbounded: return 0.0;
+        case Coordinate::lower: return y > kLogDblMax ? 0.0 : 1.0;
+        case Coordinate::upper: return -y > kLogDblMax ? 0.0 : -1.0;
+        case Coordinate::bounded: break;
+    }
+    return kind_ == Bounded::logit ? -std::tanh(0.5 * y) : -y;
+}
+
 void ParameterTransform::warped_point(const double* z, double* y) const {
     const int n = dim();
     for (int i = 0; i < n; ++i)
@@ -243,6 +254,24 @@ double ParameterTransform::log_abs_det_jacobian(const double* z) const {
     for (int i = 0; i < n; ++i) total += log_dx_dy(i, warped[i]) + std::log(delta_[i]);
     for (double s : scale_) total += std::log(s);
     return total;
+}
+
+// Chain rule through y = mu + A z, A_ij = delta_i R_ij scale_j (A = diag(delta) without rotoscaling).
+void ParameterTransform::log_abs_det_jacobian_gradient(const double* z, double* grad) const {
+    const int n = dim();
+    PointScratch scratch(n);
+    double* warped = scratch.data();
+    warped_point(z, warped);
+    for (int j = 0; j < n; ++j) grad[j] = 0.0;
+    for (int i = 0; i < n; ++i) {
+        const double dy = d_log_dx_dy(i, warped[i]) * delta_[i];
+        if (!has_rotoscaling()) {
+            grad[i] = dy;
+            continue;
+        }
+        const double* rotation_row = rotation_.row(i);
+        for (int j = 0; j < n; ++j) grad[j] += dy * rotation_row[j] * scale_[j];
+    }
 }
 
 double ParameterTransform::log_abs_det_linear_stage() const {

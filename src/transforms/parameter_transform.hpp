@@ -58,8 +58,18 @@ public:
     double log_abs_det_jacobian(const double* z) const;
     // log |det dy/dz| = sum log delta + sum log scale (R is orthogonal), a constant.
     double log_abs_det_linear_stage() const;
+    // Gradient of log_abs_det_jacobian in z, into grad[dim] (sum over coordinates of
+    // d log |dx_i/dy_i| / dy_i times dy_i/dz, y = mu + A z as in warped_from_unbounded).
+    void log_abs_det_jacobian_gradient(const double* z, double* grad) const;
     // lb < x < ub in every coordinate (false for NaN).
     bool inside_bounds(const double* x) const;
+    // lb_i < x < ub_i for coordinate i alone (false for NaN).
+    bool inside_bounds(int i, double x) const { return x > lb_[i] && x < ub_[i]; }
+    // Coordinate i's warping alone, before centring and the linear stage: y_i of x_i (x_i inside
+    // [lb_i, ub_i]), and log |dx_i/dy_i| at y_i. With warped_from_unbounded they give the
+    // marginals of a density of z in the original space.
+    double to_warped(int i, double x) const;
+    double log_dx_dy(int i, double y) const;
     // True when every coordinate is unbounded (rotation or not), so x = A z + b exactly.
     bool is_affine() const;
     // x = a z + b; throws Error(arg) unless is_affine().
@@ -91,9 +101,8 @@ public:
 
 private:
     enum class Coordinate : int { unbounded, lower, upper, bounded };
-    double to_warped(int i, double x) const;    // x -> y (before centring)
     double from_warped(int i, double y) const;  // y -> x (before clamping)
-    double log_dx_dy(int i, double y) const;
+    double d_log_dx_dy(int i, double y) const;  // derivative of log_dx_dy in y
     void classify_coordinates();
     // y = mu + delta * u with u = R diag(scale) z (u = z without rotoscaling), into y[dim];
     // throws Error(numeric) naming the coordinate if z holds a NaN.

@@ -44,8 +44,10 @@ void VariationalPosterior::set_theta(const std::vector<double>& theta) {
     }
 }
 
-double vp_log_pdf(const VariationalPosterior& vp, const double* x) {
-    std::vector<double> log_terms(vp.k);
+namespace {
+// log w_j + log N(x; mu_j, sigma_j^2 diag(lambda_j^2)) for each component j, into log_terms[k].
+void component_log_terms(const VariationalPosterior& vp, const double* x, std::vector<double>& log_terms) {
+    log_terms.resize(static_cast<size_t>(vp.k));
     for (int j = 0; j < vp.k; ++j) {
         const double* mu = vp.mu.row(j);
         double maha = 0.0, log_lambda_sum = 0.0;
@@ -57,7 +59,30 @@ double vp_log_pdf(const VariationalPosterior& vp, const double* x) {
         log_terms[j] = std::log(vp.w[j]) - 0.5 * maha - 0.5 * vp.dim * kLog2Pi -
                        vp.dim * std::log(vp.sigma[j]) - log_lambda_sum;
     }
+}
+}  // namespace
+
+double vp_log_pdf(const VariationalPosterior& vp, const double* x) {
+    std::vector<double> log_terms;
+    component_log_terms(vp, x, log_terms);
     return log_sum_exp(log_terms.data(), log_terms.size());
+}
+
+// d log q / dx = sum_j r_j(x) (mu_j - x) / (sigma_j lambda_j)^2, r_j the responsibilities.
+double vp_log_pdf_gradient(const VariationalPosterior& vp, const double* x, double* grad) {
+    std::vector<double> log_terms;
+    component_log_terms(vp, x, log_terms);
+    const double log_q = log_sum_exp(log_terms.data(), log_terms.size());
+    for (int d = 0; d < vp.dim; ++d) grad[d] = 0.0;
+    for (int j = 0; j < vp.k; ++j) {
+        const double responsibility = std::exp(log_terms[j] - log_q);
+        const double* mu = vp.mu.row(j);
+        for (int d = 0; d < vp.dim; ++d) {
+            const double scale = vp.sigma[j] * vp.lambda_of(j, d);
+            grad[d] += responsibility * (mu[d] - x[d]) / (scale * scale);
+        }
+    }
+    return log_q;
 }
 
 void vp_sample(const VariationalPosterior& vp, int n, Rng& rng, Matrix& out,

@@ -43,6 +43,8 @@ struct VariationalPosterior {
 
 // log q(x) at one point.
 double vp_log_pdf(const VariationalPosterior& vp, const double* x);
+// log q(x) and its gradient in x, into grad[dim].
+double vp_log_pdf_gradient(const VariationalPosterior& vp, const double* x, double* grad);
 
 // n draws into out (n x dim); if component != nullptr it receives each draw's component.
 void vp_sample(const VariationalPosterior& vp, int n, Rng& rng, Matrix& out,

@@ -85,6 +85,17 @@ class Banana(unittest.TestCase):
         np.testing.assert_allclose(self.vp.kl_div(vp2=self.vp, gauss_flag=True), 0.0, atol=1e-9)
         np.testing.assert_array_equal(self.vp.kl_div(vp2=self.vp, N=1000), [0.0, 0.0])
 
+    def test_mtv_has_pyvbmc_shape_and_is_zero_for_itself(self):
+        mtv = self.vp.mtv(vp2=self.vp, N=1000)
+        self.assertEqual(mtv.shape, (1, D))
+        np.testing.assert_array_equal(mtv, np.zeros((1, D)))
+        with self.assertRaises(NotImplementedError):
+            self.vp.mtv(samples=np.zeros((10, D)))
+
+    def test_mode_is_the_library_mode(self):
+        np.testing.assert_array_equal(self.vp.mode(), self.vp.posterior.mode())
+        self.assertEqual(self.vp.mode().shape, (D,))
+
     def test_iteration_history_and_elbo_trace(self):
         history = self.vbmc.iteration_history
         self.assertEqual(len(history["elbo"]), self.results["iterations"])
@@ -141,10 +152,7 @@ class Interface(unittest.TestCase):
         mean, cov = vp.moments(cov_flag=True)
         np.testing.assert_allclose(mean, [[1.0, -1.0]], atol=0.1)
         np.testing.assert_allclose(np.diag(cov), [0.25, 4.0], rtol=0.1)
-        try:
-            np.testing.assert_allclose(vp.mode(), [1.0, -1.0], atol=0.1)
-        except ImportError:
-            pass  # mode() needs scipy
+        np.testing.assert_allclose(vp.mode(), [1.0, -1.0], atol=0.1)
 
     def test_options_pyvbmc_names(self):
         with self.assertRaises(ValueError) as caught:

@@ -157,6 +157,80 @@ class Posterior(unittest.TestCase):
         self.assertEqual(caught.exception.status, vbmc.Status.E_IO)
 
 
+def shifted_log_joint(x):
+    return gaussian_log_joint(np.asarray(x) - [2.5, 1.0])
+
+
+class Comparison(unittest.TestCase):
+    """Mode, marginals, KL and MTV of snapshots, and the diagnostics of several runs: two fits of
+    a standard normal and one of a shifted normal (the same evidence)."""
+
+    @classmethod
+    def setUpClass(cls):
+        def fit(seed, fn):
+            run = vbmc.VBMCRun(None, None, [-3.0, -3.0], [4.0, 4.0],
+                               options={"seed": seed, "display": "off", "max_fun_evals": 150})
+            return run, run.run(fn)
+        cls.run1, cls.post1 = fit(1, gaussian_log_joint)
+        cls.run2, cls.post2 = fit(2, gaussian_log_joint)
+        cls.shifted, cls.post3 = fit(3, shifted_log_joint)
+
+    def test_mode_is_the_highest_point(self):
+        mode = self.post1.mode()
+        self.assertEqual(mode.shape, (2,))
+        np.testing.assert_array_equal(mode, self.post1.mode())
+        np.testing.assert_allclose(mode, [0.0, 0.0], atol=0.15)
+        heights = self.post1.log_pdf(self.post1.sample(1000, seed=1))
+        self.assertTrue(np.all(heights <= self.post1.log_pdf(mode)))
+
+    def test_marginal_pdf_is_normalised(self):
+        grid = np.linspace(-10.0, 10.0, 20001)
+        for coord in range(2):
+            pdf = self.post1.marginal_pdf(coord, grid)
+            self.assertEqual(pdf.shape, grid.shape)
+            self.assertAlmostEqual(float(np.sum(pdf) * (grid[1] - grid[0])), 1.0, delta=1e-6)
+        self.assertEqual(self.post1.marginal_pdf(1, [[0.0, 1.0]]).shape, (1, 2))
+        with self.assertRaises(vbmc.VBMCError) as caught:
+            self.post1.marginal_pdf(2, grid)
+        self.assertIn("coord = 2", caught.exception.message)
+
+    def test_kl_and_mtv(self):
+        kl, kl_sd = self.post1.kl(self.post1, 1000, seed=3)
+        np.testing.assert_array_equal(kl, [0.0, 0.0])
+        np.testing.assert_array_equal(kl_sd, [0.0, 0.0])
+        kl, kl_sd = self.post1.kl(self.post2, 5000, seed=3)
+        np.testing.assert_array_equal(kl, self.post1.kl(self.post2, 5000, seed=3)[0])
+        self.assertTrue(np.all((kl >= 0.0) & (kl < 0.1)) and np.all(kl_sd > 0.0))
+        mtv, mean_mtv = self.post1.mtv(self.post1, 1000, seed=3)
+        np.testing.assert_array_equal(mtv, [0.0, 0.0])
+        mtv, mean_mtv = self.post1.mtv(self.post3, 5000, seed=3)
+        self.assertTrue(np.all((mtv > 0.3) & (mtv <= 1.0)))
+        self.assertAlmostEqual(mean_mtv, float(np.mean(mtv)), delta=1e-15)
+        with self.assertRaises(vbmc.VBMCError) as caught:
+            self.post1.kl(self.post2, 1)
+        self.assertIn("n = 1 draws", caught.exception.message)
+
+    def test_diagnose_agreeing_and_disagreeing_runs(self):
+        same = vbmc.diagnose([self.run1, self.run2], seed=1)
+        self.assertTrue(same.agree, same.message)
+        self.assertIn(same.best, (0, 1))
+        self.assertTrue(same.message.startswith("The runs agree."))
+        skl = same.pairwise("skl")
+        self.assertEqual(skl.shape, (2, 2))
+        self.assertEqual(skl[0, 1], skl[1, 0])
+        self.assertEqual(same.stat("max_skl"), skl[0, 1])
+        different = vbmc.diagnose([self.run1, self.shifted], seed=1)
+        self.assertFalse(different.agree)
+        self.assertEqual(different.stat("exit_flag"), -1.0)
+        self.assertIn("symmetrised KL divergence", different.message)
+        with self.assertRaises(vbmc.VBMCError) as caught:
+            vbmc.diagnose([self.run1])
+        self.assertIn("at least 2 runs", caught.exception.message)
+        with self.assertRaises(vbmc.VBMCError) as caught:
+            same.stat("nonsense")
+        self.assertEqual(caught.exception.status, vbmc.Status.E_ARG)
+
+
 class Checkpoint(unittest.TestCase):
     def test_resumed_run_continues_identically(self):
         options = {"seed": 2, "display": "off", "max_fun_evals": 30}

@@ -32,8 +32,8 @@ from ._capi import lib
 from ._constants import (Status, MAX_DIM, VERSION_MAJOR, VERSION_MINOR, VERSION_PATCH,  # noqa: F401
                          __version__)
 
-__all__ = ["VBMC", "VariationalPosterior", "VBMCRun", "Posterior", "VBMCError", "Status",
-           "options", "version"]
+__all__ = ["VBMC", "VariationalPosterior", "VBMCRun", "Posterior", "Diagnosis", "diagnose",
+           "VBMCError", "Status", "options", "version"]
 
 
 class VBMCError(RuntimeError):
@@ -213,6 +213,38 @@ class Posterior:
         mean, cov = np.empty(self.dim), np.empty((self.dim, self.dim))
         self._call("moments", _ptr(mean), _ptr(cov))
         return mean, cov
+
+    def mode(self):
+        """The highest point of the density in the original space (dim,) (vbmc_post_mode)."""
+        x = np.empty(self.dim)
+        self._call("mode", _ptr(x))
+        return x
+
+    def marginal_pdf(self, coord, values):
+        """The exact marginal density of coordinate coord (0-based) at values, an array of
+        values' shape (vbmc_post_marginal_pdf)."""
+        points = np.ascontiguousarray(values, dtype=np.float64)
+        flat = points.reshape(-1)
+        pdf = np.empty(flat.shape[0])
+        self._call("marginal_pdf", int(coord), flat.shape[0], _ptr(flat), _ptr(pdf))
+        return pdf.reshape(points.shape)
+
+    def kl(self, other, n=100000, seed=None):
+        """(kl, kl_sd): [KL(self || other), KL(other || self)] by Monte Carlo with n draws of
+        each, and their standard errors (vbmc_post_kl); seed as for sample()."""
+        kl, kl_sd = np.empty(2), np.empty(2)
+        seed = _fresh_seed() if seed is None else int(seed)
+        self._call("kl", other._handle, _validate.count(n), seed, _ptr(kl), _ptr(kl_sd))
+        return kl, kl_sd
+
+    def mtv(self, other, n=100000, seed=None):
+        """(mtv, mean_mtv): the marginal total variation distance of each coordinate (dim,) and
+        their mean, from n draws of each (vbmc_post_mtv); seed as for sample()."""
+        mtv, mean_mtv = np.empty(self.dim), ctypes.c_double()
+        seed = _fresh_seed() if seed is None else int(seed)
+        self._call("mtv", other._handle, _validate.count(n), seed, _ptr(mtv),
+                   ctypes.byref(mean_mtv))
+        return mtv, mean_mtv.value
 
     def plot(self, evaluations=None, n_samples=100000, labels=None, title=None, seed=None):
         """Corner plot of n_samples draws (1-D histograms on the diagonal, 2-D below), with the
@@ -401,6 +433,45 @@ class VBMCRun:
 
     def __repr__(self):
         return "VBMCRun(dim=%d)" % self.dim
+
+
+class Diagnosis:
+    """Diagnostics of several runs of one problem (vbmc_diagnose; MATLAB VBMC's vbmc_diagnostics):
+    agree, best (index of the best run), message (sentences), stat(name) and pairwise(name)."""
+
+    def __init__(self, runs, seed=None):
+        handles = (ctypes.POINTER(_capi.Run) * len(runs))(*[run._handle for run in runs])
+        handle = ctypes.POINTER(_capi.Diag)()
+        _check(lib.vbmc_diagnose(handles, len(runs), _fresh_seed() if seed is None else int(seed),
+                                 ctypes.byref(handle)), lambda: lib.vbmc_last_error(None))
+        self._handle, self.runs = handle, len(runs)
+        self._finalizer = weakref.finalize(self, lib.vbmc_diag_destroy, handle)
+        self.agree = self.stat("agree") == 1.0
+        self.best = int(self.stat("best"))
+        self.message = _text(lib.vbmc_diag_message(handle))
+
+    def stat(self, name):
+        """A scalar result: "agree", "best", "converged_count", "exit_flag", "elbo_spread",
+        "max_skl", "max_mtv", ... (vbmc_diag_stat)."""
+        value = ctypes.c_double()
+        _check(lib.vbmc_diag_stat(self._handle, name.encode(), ctypes.byref(value)),
+               lambda: lib.vbmc_last_error(None))
+        return value.value
+
+    def pairwise(self, name):
+        """A (runs, runs) matrix: "skl", "kl" or "mtv" (vbmc_diag_pairwise)."""
+        values = np.empty((self.runs, self.runs))
+        _check(lib.vbmc_diag_pairwise(self._handle, name.encode(), self.runs, _ptr(values)),
+               lambda: lib.vbmc_last_error(None))
+        return values
+
+    def __repr__(self):
+        return "Diagnosis(agree=%s, best=%d)" % (self.agree, self.best)
+
+
+def diagnose(runs, seed=None):
+    """Diagnose several VBMCRun runs of one problem: a Diagnosis. seed as for Posterior.sample()."""
+    return Diagnosis(list(runs), seed)
 
 
 # The series of vbmc_history, in the header's order.

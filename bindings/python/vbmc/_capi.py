@@ -34,6 +34,10 @@ class Post(Structure):
     """struct vbmc_post (opaque)."""
 
 
+class Diag(Structure):
+    """struct vbmc_diag (opaque)."""
+
+
 status_t = c_int
 double_p = POINTER(c_double)
 int_p = POINTER(c_int)
@@ -88,8 +92,19 @@ SIGNATURES = {
     "vbmc_post_set_refinement": (status_t, [POINTER(Post), c_int, c_double]),
     "vbmc_post_log_pdf": (status_t, [POINTER(Post), c_size_t, double_p, double_p]),
     "vbmc_post_moments": (status_t, [POINTER(Post), double_p, double_p]),
+    "vbmc_post_mode": (status_t, [POINTER(Post), double_p]),
+    "vbmc_post_marginal_pdf": (status_t, [POINTER(Post), c_int, c_size_t, double_p, double_p]),
+    "vbmc_post_kl": (status_t, [POINTER(Post), POINTER(Post), c_size_t, c_uint64, double_p,
+                                double_p]),
+    "vbmc_post_mtv": (status_t, [POINTER(Post), POINTER(Post), c_size_t, c_uint64, double_p,
+                                 double_p]),
     "vbmc_post_save": (status_t, [POINTER(Post), c_char_p]),
     "vbmc_post_load": (status_t, [POINTER(POINTER(Post)), c_char_p]),
+    "vbmc_diagnose": (status_t, [POINTER(POINTER(Run)), c_int, c_uint64, POINTER(POINTER(Diag))]),
+    "vbmc_diag_destroy": (None, [POINTER(Diag)]),
+    "vbmc_diag_stat": (status_t, [POINTER(Diag), c_char_p, double_p]),
+    "vbmc_diag_pairwise": (status_t, [POINTER(Diag), c_char_p, c_size_t, double_p]),
+    "vbmc_diag_message": (c_char_p, [POINTER(Diag)]),
 }
 
 

@@ -282,9 +282,9 @@ class _LogFile:
 
 class VariationalPosterior:
     """PyVBMC's VariationalPosterior over a libvbmc posterior snapshot (vbmc.Posterior): sample,
-    pdf / log_pdf, moments, mode, kl_div, plot, save / load. D is the dimension, K the number of
-    mixture components, stats the ELBO and its SD. `evaluations` (VBMCRun.evaluations()), when
-    known, are drawn by plot()."""
+    pdf / log_pdf, moments, mode, kl_div, mtv, plot, save / load. D is the dimension, K the
+    number of mixture components, stats the ELBO and its SD. `evaluations`
+    (VBMCRun.evaluations()), when known, are drawn by plot()."""
 
     def __init__(self, posterior, evaluations=None):
         self.posterior, self.evaluations = posterior, evaluations
@@ -330,33 +330,28 @@ class VariationalPosterior:
             else mean.reshape(1, -1)
 
     def mode(self, orig_flag=True, n_opts=None):
-        """The highest point of the density (D,), by Nelder-Mead (scipy) from the highest of
-        ceil(sqrt(K)) (or n_opts) draws of 1000."""
+        """The highest point of the density (D,) in the original space (libvbmc's
+        vbmc_post_mode: BFGS from every component mean and the best of 1000 draws, so n_opts
+        is not used)."""
         self._original_space_only(orig_flag, "mode")
-        try:
-            from scipy.optimize import minimize
-        except ImportError:
-            raise ImportError("mode() needs scipy (Debian: python3-scipy)") from None
-        draws, _ = self.sample(1000)
-        heights = self.posterior.log_pdf(draws)
-        starts = draws[np.argsort(-heights)[:n_opts or int(np.ceil(np.sqrt(self.K)))]]
-        fits = [minimize(lambda x: -self.posterior.log_pdf(x), start, method="Nelder-Mead",
-                         options={"xatol": 1e-8, "fatol": 1e-10, "maxiter": 4000})
-                for start in starts]
-        return min(fits, key=lambda fit: fit.fun).x
+        return self.posterior.mode()
+
+    def mtv(self, vp2=None, samples=None, N=int(1e5)):
+        """The marginal total variation distance of each coordinate, a (1, D) array, from N draws
+        of each posterior (libvbmc's vbmc_post_mtv: exact marginals where PyVBMC uses kernel
+        density estimates). Fresh draws each call, as sample()."""
+        if vp2 is None or samples is not None:
+            raise NotImplementedError("mtv needs vp2 (samples are not supported)")
+        return self.posterior.mtv(vp2.posterior, _validate.count(N, "N"))[0].reshape(1, -1)
 
     def kl_div(self, vp2=None, samples=None, N=int(1e5), gauss_flag=False):
-        """[KL(self || vp2), KL(vp2 || self)]: by Monte Carlo with N draws from each, or with
-        gauss_flag between Gaussians of the same moments."""
+        """[KL(self || vp2), KL(vp2 || self)]: by Monte Carlo with N draws from each (libvbmc's
+        vbmc_post_kl), or with gauss_flag between Gaussians of the same moments."""
         if vp2 is None or samples is not None:
             raise NotImplementedError("kl_div needs vp2 (samples are not supported)")
         if gauss_flag:
             return np.array(_gaussian_kl(self.moments(cov_flag=True), vp2.moments(cov_flag=True)))
-        kls = []
-        for p, q in ((self, vp2), (vp2, self)):
-            x, _ = p.sample(_validate.count(N, "N"))
-            kls.append(np.mean(p.posterior.log_pdf(x) - q.posterior.log_pdf(x)))
-        return np.maximum(np.array(kls), 0.0)
+        return self.posterior.kl(vp2.posterior, _validate.count(N, "N"))[0]
 
     def plot(self, n_samples=int(1e5), title=None, plot_data=None, highlight_data=None,
              plot_vp_centres=False, plot_style=None, gp=None):

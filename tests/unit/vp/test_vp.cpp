@@ -221,9 +221,32 @@ static void test_without_component(void**) {
     check_without_component(true);
 }
 
+// The analytic gradient of log q against central differences, with a shared and with per-component
+// scales.
+static void test_log_pdf_gradient_matches_finite_differences(void**) {
+    Rng rng(17);
+    for (bool component_scales : {false, true}) {
+        const VariationalPosterior vp = make_vp(3, 4, rng, component_scales);
+        for (int n = 0; n < 50; ++n) {
+            double x[3], grad[3];
+            for (double& v : x) v = 3.0 * rng.normal();
+            assert_close(vp_log_pdf_gradient(vp, x, grad), vp_log_pdf(vp, x), 1e-14 * std::fabs(vp_log_pdf(vp, x)));
+            for (int d = 0; d < 3; ++d) {
+                const double h = 1e-5;
+                double xp[3] = {x[0], x[1], x[2]}, xm[3] = {x[0], x[1], x[2]};
+                xp[d] += h;
+                xm[d] -= h;
+                const double expected = (vp_log_pdf(vp, xp) - vp_log_pdf(vp, xm)) / (2.0 * h);
+                assert_close(grad[d], expected, 1e-6 * std::fmax(1.0, std::fabs(expected)));
+            }
+        }
+    }
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_theta_round_trip), cmocka_unit_test(test_log_pdf_direct),
+        cmocka_unit_test(test_log_pdf_gradient_matches_finite_differences),
         cmocka_unit_test(test_sample_moments),   cmocka_unit_test(test_kl_gauss),
         cmocka_unit_test(test_serial_round_trip), cmocka_unit_test(test_split_components_keeps_the_density),
         cmocka_unit_test(test_with_component_scales_keeps_the_density), cmocka_unit_test(test_without_component),
