@@ -263,11 +263,34 @@ VBMC_API vbmc_status vbmc_run(vbmc *run, vbmc_log_joint_fn f, void *userdata);
  * (evaluations told by the end of the iteration), "elbo", "elbo_sd", "skl" (symmetrised KL
  * divergence to the previous iteration's posterior), "r_index" (reliability index), "components",
  * "train_count" (the surrogate's training-set size), "gp_samples" (its hyperparameter samples),
- * "stable" (0/1) and "warmup" (0/1). A finished run's returned posterior (after the final boost)
- * has its own ELBO, stat "elbo", which need not equal the last entry. Checkpoints keep the record.
- * n == 0 does nothing (values may then be NULL). Errors: VBMC_E_ARG (NULL run, name or values,
- * unknown series, n not the number of completed iterations). */
+ * "stable" (0/1) and "warmup" (0/1), and summaries of the surrogate's hyperparameters (the GP of
+ * paper eq. 7, in the iteration's transformed space: unbounded, standardised by the plausible box),
+ * each the median over its hyperparameter samples (the upper of the two middle values for an even
+ * count): "gp_output_scale" (the kernel's output scale sf, k(x,x) = sf^2), "gp_length_scale" (the
+ * geometric mean over coordinates of the kernel's length scales) and "gp_noise_sd" (the GP's own
+ * observation noise SD, added to the SDs told). A finished run's returned posterior (after the
+ * final boost) has its own ELBO, stat "elbo", which need not equal the last entry. Checkpoints
+ * keep the record. n == 0 does nothing (values may then be NULL). Errors: VBMC_E_ARG (NULL run,
+ * name or values, unknown series, n not the number of completed iterations). */
 VBMC_API vbmc_status vbmc_history(const vbmc *run, const char *name, size_t n, double *values);
+
+/* The posterior of completed iteration `iteration` (0 <= iteration < stat "iteration"), as
+ * vbmc_posterior gave it right after that iteration: its variational mixture (before any final
+ * boost), its ELBO and ELBO SD, and the surrogate it was fitted to (the iteration's training set
+ * and hyperparameter samples, for vbmc_post_sample_refined). For convergence plots and for
+ * comparing an iteration's posterior with the final one. *out is owned by the caller
+ * (vbmc_post_destroy) and does not depend on the run. Checkpoints keep what it needs.
+ * Errors: VBMC_E_ARG (NULL run or out, iteration out of range; the message gives the range). */
+VBMC_API vbmc_status vbmc_history_posterior(const vbmc *run, int iteration, vbmc_post **out);
+
+/* The action completed iteration `iteration` took, as the "Action" column of the iteration table
+ * shows it: "" or a comma-separated list of "start warm-up", "end warm-up", "trim data",
+ * "rotoscale", "undo rotoscale", "switch to GP opt", "stable", "stable but unreliable",
+ * "retry" (option retry_max_fun_evals), ... into buf[size]. When buf is not NULL and size > 0, buf
+ * is always NUL-terminated: the whole text on success, "" after any error (never a truncated
+ * text), as vbmc_opts_get. Errors: VBMC_E_ARG (NULL run or buf, iteration out of range, buffer
+ * too small; the message says the size needed). */
+VBMC_API vbmc_status vbmc_history_action(const vbmc *run, int iteration, char *buf, size_t size);
 
 /* Every evaluation told so far, in the order told, n = stat "func_count" of them (failures and
  * vbmc_tell_extra included): x[n*dim] bitwise as told (original space), log_joint[n] as told

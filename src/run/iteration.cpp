@@ -317,9 +317,8 @@ void Run::end_warmup(std::vector<std::string>& actions) {
     gp_ = gp_from_samples(evals_.training_data(gp_train_index_, dim_), thetas);
 }
 
-// Rebuild the surrogate of a past iteration from its record.
-Gp Run::surrogate_of(const IterationRecord& record) const {
-    return gp_from_samples(evals_.training_data(record.train_index, record.transform), record.gp_thetas);
+SurrogateRecord Run::surrogate_record_of(const IterationRecord& record) const {
+    return {evals_.training_data(record.train_index, record.transform), record.gp_thetas};
 }
 
 // End of the run: pick the returned iteration (PyVBMC determine_best_vp), refit it with more

@@ -349,13 +349,24 @@ SurrogateRecord Run::posterior_surrogate() const {
     if (has_final_) {
         const int best = best_iteration(history_, settings_);
         if (best != static_cast<int>(history_.size()) - 1) {
-            const IterationRecord& chosen = history_[static_cast<size_t>(best)];
-            return {evals_.training_data(chosen.train_index, chosen.transform), chosen.gp_thetas};
+            return surrogate_record_of(history_[static_cast<size_t>(best)]);
         }
     }
     SurrogateRecord record{gp_.data, {}};
     for (const GpSample& sample : gp_.samples) record.thetas.push_back(sample.theta);
     return record;
 }
+
+PosteriorSnapshot Run::history_posterior(int i) const {
+    const IterationRecord& record = history_.at(static_cast<size_t>(i));
+    PosteriorSnapshot p;
+    p.vp = record.vp;
+    p.transform = record.transform;
+    p.elbo = record.elbo;
+    p.elbo_sd = record.elbo_sd;
+    return p;
+}
+
+SurrogateRecord Run::history_surrogate(int i) const { return surrogate_record_of(history_.at(static_cast<size_t>(i))); }
 
 }  // namespace libvbmc

@@ -67,6 +67,10 @@ public:
     const EvaluationLog& evaluations() const { return evals_; }
     // The surrogate posterior() was fitted to (what refined sampling needs); call after posterior().
     SurrogateRecord posterior_surrogate() const;
+    // Completed iteration i's posterior as posterior() gave it then, and the surrogate it was fitted
+    // to (vbmc_history_posterior); 0 <= i < history().size().
+    PosteriorSnapshot history_posterior(int i) const;
+    SurrogateRecord history_surrogate(int i) const;
     void set_log_sink(LogSink sink) { log_ = std::move(sink); }
     const Settings& settings() const { return settings_; }
 
@@ -89,7 +93,9 @@ private:
     void end_iteration();
     void train_surrogate(IterationRecord& record);
     void end_warmup(std::vector<std::string>& actions);
-    Gp surrogate_of(const IterationRecord& record) const;
+    // A past iteration's surrogate: its training set (mapped by its transform) and hyperparameters.
+    SurrogateRecord surrogate_record_of(const IterationRecord& record) const;
+    Gp surrogate_of(const IterationRecord& record) const { return surrogate_record_of(record).build(); }
     void finish();
     bool warping_due() const;
     bool try_rotoscaling();
