@@ -154,6 +154,36 @@ VBMC_API vbmc_status vbmc_create(vbmc **out, int dim, const double *x0, const do
                                  const double *ub, const double *plb, const double *pub,
                                  const vbmc_opts *opts);
 
+/* Create a run that starts from the posterior of a previous run of the same problem (MATLAB
+ * VBMC's vbmc(fun, vp, ...)): to refit with a larger budget, or to fit a slightly changed model.
+ * The new run has previous's dimension and hard bounds; its plausible box is, per coordinate, the
+ * 5% and 95% quantiles of 100000 draws (fixed seed) of previous's posterior (as vbmc_posterior
+ * gives it: the final one once previous has finished), kept strictly inside the hard bounds; x0 is
+ * the mean of the posterior's mixture component of highest posterior density (in the transformed
+ * space, a cheap stand-in for MATLAB's mode), evaluated first when an initial design is asked.
+ *   previous  a run with a posterior (after its first iteration), finished or not, created or
+ *             loaded from a checkpoint; not modified. Its pending points are not re-used.
+ *   opts      the new run's options; NULL for defaults (previous's options are not inherited).
+ *   reuse_evaluations  1 (the same model): every evaluation in previous's training set (stat
+ *             "train_count": finite, not trimmed at the end of warm-up, not a penalty) enters the
+ *             new run as a told value, first in its evaluation log in previous's order and bitwise
+ *             as told (vbmc_evaluations), with its noise SD; they count towards the initial design
+ *             (only the fun_eval_start - reused points still missing are asked, x0 first; none
+ *             when enough are re-used, and the first vbmc_ask then runs the first iteration), the
+ *             first posterior starts at x0, and the locating stage does not run (previous located
+ *             the posterior's mass). 0 (a changed model): nothing is re-used; the new run asks
+ *             its initial design in the new plausible box and locates as option locate says.
+ * Budget: max_fun_evals (and min_fun_evals) count only the evaluations told to the new run; the
+ * re-used ones are stat "reused_count" and are included in stat "func_count", in vbmc_history's
+ * "func_count" and in vbmc_evaluations. *out is owned by the caller (vbmc_destroy); on error it is
+ * NULL and the message is read with vbmc_last_error(NULL). Errors: VBMC_E_ARG (NULL out, NULL or
+ * dead previous or opts, reuse_evaluations neither 0 nor 1), VBMC_E_STATE (previous has no
+ * posterior yet, or finished without one; the message says which), VBMC_E_OPTION (options
+ * inconsistent with the dimension), VBMC_E_NUMERIC (the posterior is too narrow to span a
+ * plausible box), VBMC_E_NOMEM. */
+VBMC_API vbmc_status vbmc_create_warm(vbmc **out, const vbmc *previous, const vbmc_opts *opts,
+                                      int reuse_evaluations);
+
 /* Release a run and everything it owns. NULL is a no-op. */
 VBMC_API void vbmc_destroy(vbmc *run);
 
@@ -215,7 +245,9 @@ VBMC_API vbmc_status vbmc_pending_point(const vbmc *run, int i, double *x);
  * surrogate: README, Guarantees), "train_count" (points in the surrogate's training set), "elbo",
  * "elbo_sd", "components", "converged" (0/1), "warmup" (0/1), "finished" (0/1), "pending",
  * "stable_count", "gp_samples", "dim", "max_fun_evals", "locating" (0/1: the locating stage is
- * running), "locate_evals" (evaluations it asked for). "elbo"/"elbo_sd" are NaN before the first
+ * running), "locate_evals" (evaluations it asked for), "reused_count" (evaluations re-used from
+ * the previous run of vbmc_create_warm: included in "func_count", not counted against
+ * max_fun_evals). "elbo"/"elbo_sd" are NaN before the first
  * iteration.
  * The verdict on a finished run's result (NaN before it has finished): "reliable" (0/1),
  * "loo_error" (median leave-one-out error of the surrogate at the high-density evaluations),

@@ -156,8 +156,10 @@ void Run::end_iteration() {
     // Variational optimisation (paper 3.2, 3.6).
     const VariationalPosterior vp_old = vp_;
     if (iteration_ == 0) {
-        // PyVBMC starts the posterior at x0; after a locating stage, at the located top.
+        // PyVBMC starts the posterior at x0; after a locating stage, at the located top; a warm
+        // start that re-uses evaluations, at its x0 (evaluation 0 is the previous run's).
         std::vector<double> start = evals_[0].z;
+        if (!start_x_.empty()) transform_.to_unbounded(start_x_.data(), start.data());
         if (!locate_.located_x.empty()) transform_.to_unbounded(locate_.located_x.data(), start.data());
         vp_ = vp_initial(dim_, 2, start.data(), rng_);
         if (settings_.component_scales == "all") vp_ = vp_with_component_scales(vp_);
@@ -187,7 +189,7 @@ void Run::end_iteration() {
     IterationRecord& now = history_.back();
     std::tie(now.r_index, now.elcbo_impro) = reliability_index(history_, settings_);
     bool finish_now = false;
-    if (evals_.size() >= settings_.max_fun_evals) {
+    if (budget_spent()) {
         finish_now = true;
         termination_message_ = "reached the maximum number of function evaluations (max_fun_evals)";
     }
@@ -205,7 +207,7 @@ void Run::end_iteration() {
     if (now.stable) actions.push_back("stable");
     // min_fun_evals and min_iter delay only this stop: the budget and max_iter are hard limits
     // (no point beyond max_fun_evals is ever asked, so a run held open there could not go on).
-    const bool too_early = evals_.size() < settings_.min_fun_evals || iteration_ < settings_.min_iter;
+    const bool too_early = spent() < settings_.min_fun_evals || iteration_ < settings_.min_iter;
     if (now.stable && settled && !too_early) {
         // Stable is not enough: the surrogate must hold where the posterior puts its mass.
         const ReliabilityCheck check = check_result(gp_, vp_, now.elbo_sd);

@@ -118,7 +118,7 @@ AskResult Run::ask(double* x) {
     if (finished_) return AskResult::done;
     if (static_cast<int>(pending_.size()) >= settings_.max_pending) return wait_for_tell();
     // Never hand out a point the budget cannot take: its evaluation would be refused.
-    if (evals_.size() + static_cast<int>(pending_.size()) >= settings_.max_fun_evals) return wait_for_tell();
+    if (spent() + static_cast<int>(pending_.size()) >= settings_.max_fun_evals) return wait_for_tell();
     std::vector<double> point;
     // The locating stage's point is empty when the stage has just ended.
     if (locate_.active() && !pending_.empty() && !locate_hands_out_more()) return wait_for_tell();
@@ -220,10 +220,9 @@ void Run::abandon(const double* x) {
 // they call for has not run yet.
 bool Run::batch_complete() const {
     if (finished_) return false;
-    const bool budget_spent = evals_.size() >= settings_.max_fun_evals;
-    if (locate_.active()) return budget_spent;
-    if (in_initial_design_) return (design_queue_.empty() && pending_.empty()) || budget_spent;
-    return batch_told_ >= settings_.fun_evals_per_iter || budget_spent;
+    if (locate_.active()) return budget_spent();
+    if (in_initial_design_) return (design_queue_.empty() && pending_.empty()) || budget_spent();
+    return batch_told_ >= settings_.fun_evals_per_iter || budget_spent();
 }
 
 // After a told value: close the batch when it is complete. A failed iteration leaves the run as
@@ -241,9 +240,8 @@ void Run::after_tell() {
 // run with none, the locating stage when it is due (or the end of one the budget cut short).
 // Returns true when the first iteration should run now.
 bool Run::close_initial_design() {
-    const bool budget_spent = evals_.size() >= settings_.max_fun_evals;
     const int finite = static_cast<int>(evals_.training_index().size());
-    if (finite < 3 && !budget_spent) {
+    if (finite < 3 && !budget_spent()) {
         for (int i = 0; i < settings_.fun_evals_per_iter; ++i) design_queue_.push_back(uniform_in_plausible_box());
         log(kLogWarn, "fewer than 3 finite values in the initial design; drawing more points");
         return false;
@@ -257,7 +255,7 @@ bool Run::close_initial_design() {
     }
     if (locate_.active()) finish_locating();
     std::string reason;
-    if (!budget_spent && locate_due(reason)) {
+    if (!budget_spent() && locate_due(reason)) {
         start_locating(reason);
         return false;
     }
@@ -288,6 +286,7 @@ double Run::stat(const std::string& name) const {
     const IterationRecord* last = history_.empty() ? nullptr : &history_.back();
     if (name == "iteration") return iteration_ + 1;
     if (name == "func_count") return evals_.size();
+    if (name == "reused_count") return reused_count_;
     if (name == "failed_count") return evals_.failed_count();
     if (name == "penalty_count") return evals_.penalty_count();
     if (name == "train_count") return static_cast<double>(evals_.training_index().size());

@@ -43,6 +43,10 @@ class Run {
 public:
     Run(int dim, const double* x0, const double* lb, const double* ub, const double* plb,
         const double* pub, const OptionValues& options);
+    // A new run from previous's posterior (run/warm_start.cpp; vbmc_create_warm): its hard bounds,
+    // x0 and plausible box from that posterior and, with reuse, its training set as told values.
+    // Throws Error(state) when previous has no posterior.
+    static Run warm_start(const Run& previous, const OptionValues& options, bool reuse);
 
     int dim() const { return dim_; }
     // Fills x (original space) when it returns AskResult::point.
@@ -85,6 +89,11 @@ private:
     // plausible-box widths from the box in the transformed space.
     void require_near_plausible_box(const double* x, const char* what) const;
     void record_evaluation(const double* x, double log_joint, double log_joint_sd, bool extra);
+    // A warm start's re-used evaluations (run/warm_start.cpp).
+    void reuse_evaluations(const EvaluationLog& previous, const std::vector<double>& x0);
+    // Evaluations told to this run, counted against its budget (the reused ones of a warm start are not).
+    int spent() const { return evals_.size() - reused_count_; }
+    bool budget_spent() const { return spent() >= settings_.max_fun_evals; }
     void add_to_search_gp(int i);
     bool batch_complete() const;
     void after_tell();
@@ -176,6 +185,8 @@ private:
     int last_warping_ = kNever;          // iteration of the last attempt
     int last_successful_warping_ = kNever;
     std::string carried_action_;         // logged with the next iteration's row
+    int reused_count_ = 0;               // the first evaluations of the log, re-used from a warm start's previous run
+    std::vector<double> start_x_;        // where the first posterior starts (original space); empty: evaluation 0
     static constexpr int kNever = -1000000;
     std::vector<int> gp_train_index_;  // evaluations forming gp_'s training set
     Gp gp_;                          // surrogate of the last iteration
