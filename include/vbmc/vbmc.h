@@ -244,8 +244,10 @@ VBMC_API vbmc_status vbmc_pending_point(const vbmc *run, int i, double *x);
  * included), "failed_count", "penalty_count" (values far below the rest, kept but left out of the
  * surrogate: README, Guarantees), "train_count" (points in the surrogate's training set), "elbo",
  * "elbo_sd", "components", "converged" (0/1), "warmup" (0/1), "finished" (0/1), "pending",
- * "stable_count", "gp_samples", "dim", "max_fun_evals", "locating" (0/1: the locating stage is
- * running), "locate_evals" (evaluations it asked for), "reused_count" (evaluations re-used from
+ * "stable_count", "gp_samples", "dim", "max_fun_evals" (the budget: option max_fun_evals, plus
+ * option retry_max_fun_evals once the run has retried), "retried" (0/1: the run spent max_fun_evals
+ * without converging and went on with retry_max_fun_evals more evaluations, at most once; that
+ * iteration's action is "retry"), "locating" (0/1: the locating stage is running), "locate_evals" (evaluations it asked for), "reused_count" (evaluations re-used from
  * the previous run of vbmc_create_warm: included in "func_count", not counted against
  * max_fun_evals). "elbo"/"elbo_sd" are NaN before the first
  * iteration.

@@ -118,7 +118,7 @@ AskResult Run::ask(double* x) {
     if (finished_) return AskResult::done;
     if (static_cast<int>(pending_.size()) >= settings_.max_pending) return wait_for_tell();
     // Never hand out a point the budget cannot take: its evaluation would be refused.
-    if (spent() + static_cast<int>(pending_.size()) >= settings_.max_fun_evals) return wait_for_tell();
+    if (spent() + static_cast<int>(pending_.size()) >= budget()) return wait_for_tell();
     std::vector<double> point;
     // The locating stage's point is empty when the stage has just ended.
     if (locate_.active() && !pending_.empty() && !locate_hands_out_more()) return wait_for_tell();
@@ -305,7 +305,8 @@ double Run::stat(const std::string& name) const {
     if (name == "gp_samples") return last ? last->n_gp_samples : 0;
     if (name == "r_index") return last ? last->r_index : INFINITY;
     if (name == "dim") return dim_;
-    if (name == "max_fun_evals") return settings_.max_fun_evals;
+    if (name == "max_fun_evals") return budget();
+    if (name == "retried") return retried_ ? 1 : 0;
     if (name == "reliable") return has_verdict_ ? (reliability_.reliable() ? 1 : 0) : NAN;
     if (name == "loo_error") return has_verdict_ ? reliability_.loo_error : NAN;
     if (name == "mass_above_data") return has_verdict_ ? reliability_.mass_above_data : NAN;

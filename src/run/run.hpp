@@ -93,13 +93,18 @@ private:
     void reuse_evaluations(const EvaluationLog& previous, const std::vector<double>& x0);
     // Evaluations told to this run, counted against its budget (the reused ones of a warm start are not).
     int spent() const { return evals_.size() - reused_count_; }
-    bool budget_spent() const { return spent() >= settings_.max_fun_evals; }
+    // max_fun_evals, plus retry_max_fun_evals once the run has retried.
+    int budget() const { return settings_.max_fun_evals + (retried_ ? settings_.retry_max_fun_evals : 0); }
+    bool budget_spent() const { return spent() >= budget(); }
     void add_to_search_gp(int i);
     bool batch_complete() const;
     void after_tell();
     bool close_initial_design();
     void close_batch();
     void end_iteration();
+    bool termination_due(IterationRecord& now, std::vector<std::string>& actions);
+    bool retry_due() const;
+    void start_retry(std::vector<std::string>& actions);
     void train_surrogate(IterationRecord& record);
     void end_warmup(std::vector<std::string>& actions);
     // A past iteration's surrogate: its training set (mapped by its transform) and hyperparameters.
@@ -187,6 +192,7 @@ private:
     std::string carried_action_;         // logged with the next iteration's row
     int reused_count_ = 0;               // the first evaluations of the log, re-used from a warm start's previous run
     std::vector<double> start_x_;        // where the first posterior starts (original space); empty: evaluation 0
+    bool retried_ = false;               // the run went on with retry_max_fun_evals more evaluations
     static constexpr int kNever = -1000000;
     std::vector<int> gp_train_index_;  // evaluations forming gp_'s training set
     Gp gp_;                          // surrogate of the last iteration

@@ -44,6 +44,7 @@ void Run::write(Writer& out) const {
     out.text(carried_action_);
     out.i64(reused_count_);
     out.doubles(start_x_);
+    out.boolean(retried_);
     out.ints(gp_train_index_);
     out.u64(gp_.samples.size());
     for (const GpSample& sample : gp_.samples) out.doubles(sample.theta);
@@ -114,8 +115,10 @@ Run Run::read(Reader& in) {
     run.carried_action_ = in.text();
     run.reused_count_ = static_cast<int>(in.bounded(0, run.evals_.size(), "reused evaluation count"));
     run.start_x_ = in.doubles();
-    if (!run.start_x_.empty() && static_cast<int>(run.start_x_.size()) != dim)
-        throw_error(Code::format, "the first posterior's starting point has the wrong dimension");
+    if (!run.start_x_.empty() &&
+        (static_cast<int>(run.start_x_.size()) != dim || !run.transform_.inside_bounds(run.start_x_.data())))
+        throw_error(Code::format, "the first posterior's starting point has the wrong dimension or lies outside the bounds");
+    run.retried_ = in.boolean();
     run.gp_train_index_ = in.ints();
     for (int i : run.gp_train_index_)
         if (i < 0 || i >= run.evals_.size() || run.evals_[i].failed)

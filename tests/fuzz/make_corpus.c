@@ -152,6 +152,7 @@ int main(int argc, char **argv) {
         "tol_sd=1e-3\ntol_skl=0.5\nwarmup=false\nsearch_acq_fcn=us\n",
         "checkpoint_every=3\nns_search=100\nmin_final_components=2\nelbo_starts=1\n",
         "locate=on\nlocate_spread=5\nlocate_max_fraction=0.2\n",
+        "retry_max_fun_evals=20\nmax_fun_evals=12\n",
         "max_fun_evals=50*(D+2)\nseed=-1\nbogus=1\n=\n",
     };
     for (size_t i = 0; i < sizeof option_lists / sizeof option_lists[0]; ++i) {
