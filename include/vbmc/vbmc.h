@@ -155,6 +155,36 @@ VBMC_API vbmc_status vbmc_create(vbmc **out, int dim, const double *x0, const do
                                  const double *ub, const double *plb, const double *pub,
                                  const vbmc_opts *opts);
 
+/* Create a run that starts from the posterior of a previous run of the same problem (MATLAB
+ * VBMC's vbmc(fun, vp, ...)): to refit with a larger budget, or to fit a slightly changed model.
+ * The new run has previous's dimension and hard bounds; its plausible box is, per coordinate, the
+ * 5% and 95% quantiles of 100000 draws (fixed seed) of previous's posterior (as vbmc_posterior
+ * gives it: the final one once previous has finished), kept strictly inside the hard bounds; x0 is
+ * the mean of the posterior's mixture component of highest posterior density (in the transformed
+ * space, a cheap stand-in for MATLAB's mode), evaluated first when an initial design is asked.
+ *   previous  a run with a posterior (after its first iteration), finished or not, created or
+ *             loaded from a checkpoint; not modified. Its pending points are not re-used.
+ *   opts      the new run's options; NULL for defaults (previous's options are not inherited).
+ *   reuse_evaluations  1 (the same model): every evaluation in previous's training set (stat
+ *             "train_count": finite, not trimmed at the end of warm-up, not a penalty) enters the
+ *             new run as a told value, first in its evaluation log in previous's order and bitwise
+ *             as told (vbmc_evaluations), with its noise SD; they count towards the initial design
+ *             (only the fun_eval_start - reused points still missing are asked, x0 first; none
+ *             when enough are re-used, and the first vbmc_ask then runs the first iteration), the
+ *             first posterior starts at x0, and the locating stage does not run (previous located
+ *             the posterior's mass). 0 (a changed model): nothing is re-used; the new run asks
+ *             its initial design in the new plausible box and locates as option locate says.
+ * Budget: max_fun_evals (and min_fun_evals) count only the evaluations told to the new run; the
+ * re-used ones are stat "reused_count" and are included in stat "func_count", in vbmc_history's
+ * "func_count" and in vbmc_evaluations. *out is owned by the caller (vbmc_destroy); on error it is
+ * NULL and the message is read with vbmc_last_error(NULL). Errors: VBMC_E_ARG (NULL out, NULL or
+ * dead previous or opts, reuse_evaluations neither 0 nor 1), VBMC_E_STATE (previous has no
+ * posterior yet, or finished without one; the message says which), VBMC_E_OPTION (options
+ * inconsistent with the dimension), VBMC_E_NUMERIC (the posterior is too narrow to span a
+ * plausible box), VBMC_E_NOMEM. */
+VBMC_API vbmc_status vbmc_create_warm(vbmc **out, const vbmc *previous, const vbmc_opts *opts,
+                                      int reuse_evaluations);
+
 /* Release a run and everything it owns. NULL is a no-op. */
 VBMC_API void vbmc_destroy(vbmc *run);
 
@@ -215,10 +245,14 @@ VBMC_API vbmc_status vbmc_pending_point(const vbmc *run, int i, double *x);
  * included), "failed_count", "penalty_count" (values far below the rest, kept but left out of the
  * surrogate: README, Guarantees), "train_count" (points in the surrogate's training set), "elbo",
  * "elbo_sd", "components", "converged" (0/1), "warmup" (0/1), "finished" (0/1), "pending",
- * "stable_count", "gp_samples", "dim", "max_fun_evals", "locating" (0/1: the locating stage is
- * running), "locate_evals" (evaluations it asked for). "elbo"/"elbo_sd" are NaN before the first
- * iteration. "log_z" and "log_z_sd": vbmc_post_log_evidence of vbmc_posterior's snapshot, computed
- * on each request (NaN before the first iteration).
+ * "stable_count", "gp_samples", "dim", "max_fun_evals" (the budget: option max_fun_evals, plus
+ * option retry_max_fun_evals once the run has retried), "retried" (0/1: the run spent max_fun_evals
+ * without converging and went on with retry_max_fun_evals more evaluations, at most once; that
+ * iteration's action is "retry"), "locating" (0/1: the locating stage is running), "locate_evals"
+ * (evaluations it asked for), "reused_count" (evaluations re-used from the previous run of
+ * vbmc_create_warm: included in "func_count", not counted against max_fun_evals). "elbo"/"elbo_sd"
+ * are NaN before the first iteration. "log_z" and "log_z_sd": vbmc_post_log_evidence of
+ * vbmc_posterior's snapshot, computed on each request (NaN before the first iteration).
  * The verdict on a finished run's result (NaN before it has finished): "reliable" (0/1),
  * "loo_error" (median leave-one-out error of the surrogate at the high-density evaluations),
  * "mass_above_data" and "mass_unexplored" (fractions of the posterior lying where the surrogate
@@ -265,11 +299,34 @@ VBMC_API vbmc_status vbmc_run(vbmc *run, vbmc_log_joint_fn f, void *userdata);
  * (evaluations told by the end of the iteration), "elbo", "elbo_sd", "skl" (symmetrised KL
  * divergence to the previous iteration's posterior), "r_index" (reliability index), "components",
  * "train_count" (the surrogate's training-set size), "gp_samples" (its hyperparameter samples),
- * "stable" (0/1) and "warmup" (0/1). A finished run's returned posterior (after the final boost)
- * has its own ELBO, stat "elbo", which need not equal the last entry. Checkpoints keep the record.
- * n == 0 does nothing (values may then be NULL). Errors: VBMC_E_ARG (NULL run, name or values,
- * unknown series, n not the number of completed iterations). */
+ * "stable" (0/1) and "warmup" (0/1), and summaries of the surrogate's hyperparameters (the GP of
+ * paper eq. 7, in the iteration's transformed space: unbounded, standardised by the plausible box),
+ * each the median over its hyperparameter samples (the upper of the two middle values for an even
+ * count): "gp_output_scale" (the kernel's output scale sf, k(x,x) = sf^2), "gp_length_scale" (the
+ * geometric mean over coordinates of the kernel's length scales) and "gp_noise_sd" (the GP's own
+ * observation noise SD, added to the SDs told). A finished run's returned posterior (after the
+ * final boost) has its own ELBO, stat "elbo", which need not equal the last entry. Checkpoints
+ * keep the record. n == 0 does nothing (values may then be NULL). Errors: VBMC_E_ARG (NULL run,
+ * name or values, unknown series, n not the number of completed iterations). */
 VBMC_API vbmc_status vbmc_history(const vbmc *run, const char *name, size_t n, double *values);
+
+/* The posterior of completed iteration `iteration` (0 <= iteration < stat "iteration"), as
+ * vbmc_posterior gave it right after that iteration: its variational mixture (before any final
+ * boost), its ELBO and ELBO SD, and the surrogate it was fitted to (the iteration's training set
+ * and hyperparameter samples, for vbmc_post_sample_refined). For convergence plots and for
+ * comparing an iteration's posterior with the final one. *out is owned by the caller
+ * (vbmc_post_destroy) and does not depend on the run. Checkpoints keep what it needs.
+ * Errors: VBMC_E_ARG (NULL run or out, iteration out of range; the message gives the range). */
+VBMC_API vbmc_status vbmc_history_posterior(const vbmc *run, int iteration, vbmc_post **out);
+
+/* The action completed iteration `iteration` took, as the "Action" column of the iteration table
+ * shows it: "" or a comma-separated list of "start warm-up", "end warm-up", "trim data",
+ * "rotoscale", "undo rotoscale", "switch to GP opt", "stable", "stable but unreliable",
+ * "retry" (option retry_max_fun_evals), ... into buf[size]. When buf is not NULL and size > 0, buf
+ * is always NUL-terminated: the whole text on success, "" after any error (never a truncated
+ * text), as vbmc_opts_get. Errors: VBMC_E_ARG (NULL run or buf, iteration out of range, buffer
+ * too small; the message says the size needed). */
+VBMC_API vbmc_status vbmc_history_action(const vbmc *run, int iteration, char *buf, size_t size);
 
 /* Every evaluation told so far, in the order told, n = stat "func_count" of them (failures and
  * vbmc_tell_extra included): x[n*dim] bitwise as told (original space), log_joint[n] as told

@@ -1,6 +1,5 @@
 // vbmc_opts_*: the options object and option introspection.
 #include <cmath>
-#include <cstring>
 
 #include "api/handles.hpp"
 
@@ -70,11 +69,7 @@ VBMC_API vbmc_status vbmc_opts_get(const vbmc_opts* opts, const char* name, char
     return on_opts(opts, [&](OptsObject& object) {
         require_pointer(name, "name");
         require_pointer(buf, "buf");
-        const std::string text = object.values.get_text(name);
-        if (size < text.size() + 1)
-            throw_error(Code::arg, "buf has " + std::to_string(size) + " bytes; the value of " + name + " needs " +
-                                       std::to_string(text.size() + 1));
-        std::memcpy(buf, text.c_str(), text.size() + 1);
+        copy_text(object.values.get_text(name), buf, size, std::string("the value of ") + name);
         return VBMC_OK;
     });
 }

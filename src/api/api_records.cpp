@@ -1,4 +1,5 @@
-// vbmc_history and vbmc_evaluations: what the run recorded, for plots and diagnostics.
+// vbmc_history, vbmc_history_posterior, vbmc_history_action and vbmc_evaluations: what the run
+// recorded, for plots and diagnostics.
 #include <cmath>
 #include <cstring>
 
@@ -13,6 +14,15 @@ void require_count(size_t n, size_t count, const char* stat_name) {
         throw_error(Code::arg, "n = " + std::to_string(n) + " is not the number of records (" + std::to_string(count) +
                                    ", stat \"" + stat_name + "\")");
 }
+
+// A completed iteration's record; throws Error(arg) naming the iteration when it is out of range.
+const IterationRecord& completed_iteration(const Run& run, int iteration) {
+    const std::vector<IterationRecord>& history = run.history();
+    if (iteration < 0 || static_cast<size_t>(iteration) >= history.size())
+        throw_error(Code::arg, "iteration = " + std::to_string(iteration) + " is not a completed iteration (0 <= "
+                                   "iteration < stat \"iteration\" = " + std::to_string(history.size()) + ")");
+    return history[static_cast<size_t>(iteration)];
+}
 }  // namespace
 
 extern "C" {
@@ -26,6 +36,29 @@ VBMC_API vbmc_status vbmc_history(const vbmc* run, const char* name, size_t n, d
         if (n == 0) return VBMC_OK;
         require_pointer(values, "values");
         for (size_t i = 0; i < n; ++i) values[i] = history_value(history[i], name);
+        return VBMC_OK;
+    });
+}
+
+VBMC_API vbmc_status vbmc_history_posterior(const vbmc* run, int iteration, vbmc_post** out) {
+    return on_run(run, [&](RunObject& handle) {
+        require_pointer(out, "out");
+        *out = nullptr;
+        completed_iteration(*handle.run, iteration);
+        auto post = std::make_unique<PostObject>();
+        post->posterior = handle.run->history_posterior(iteration);
+        post->surrogate = handle.run->history_surrogate(iteration);
+        *out = post_table().add(std::move(post));
+        return VBMC_OK;
+    });
+}
+
+VBMC_API vbmc_status vbmc_history_action(const vbmc* run, int iteration, char* buf, size_t size) {
+    // Every error leaves "" in the buffer, as vbmc_opts_get does; success overwrites it.
+    if (buf != nullptr && size > 0) buf[0] = '\0';
+    return on_run(run, [&](RunObject& handle) {
+        const IterationRecord& record = completed_iteration(*handle.run, iteration);
+        copy_text(record.action, buf, size, "the action of iteration " + std::to_string(iteration));
         return VBMC_OK;
     });
 }

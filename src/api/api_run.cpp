@@ -47,6 +47,14 @@ void check_bounds(int dim, const double* x0, const double* lb, const double* ub,
     }
 }
 
+// The values of an options handle (defaults for NULL).
+OptionValues option_values_of(const vbmc_opts* opts) {
+    if (opts == nullptr) return OptionValues();
+    const OptsObject* options = opts_table().find(opts);
+    if (options == nullptr) throw_error(Code::arg, invalid_handle("opts", opts));
+    return options->values;
+}
+
 void default_logger(void*, int, const char* line) { std::fprintf(stderr, "%s\n", line); }
 
 void connect_logger(RunObject* handle) {
@@ -77,14 +85,26 @@ VBMC_API vbmc_status vbmc_create(vbmc** out, int dim, const double* x0, const do
         require_pointer(out, "out");
         *out = nullptr;
         check_bounds(dim, x0, lb, ub, plb, pub);
-        OptionValues values;
-        if (opts != nullptr) {
-            const OptsObject* options = opts_table().find(opts);
-            if (options == nullptr) throw_error(Code::arg, invalid_handle("opts", opts));
-            values = options->values;
-        }
+        const OptionValues values = option_values_of(opts);
         auto handle = std::make_unique<RunObject>();
         handle->run = std::make_unique<Run>(dim, x0, lb, ub, plb, pub, values);
+        connect_logger(handle.get());
+        *out = run_table().add(std::move(handle));
+        return VBMC_OK;
+    });
+}
+
+VBMC_API vbmc_status vbmc_create_warm(vbmc** out, const vbmc* previous, const vbmc_opts* opts, int reuse_evaluations) {
+    return guarded(global_error(), [&] {
+        require_pointer(out, "out");
+        *out = nullptr;
+        const RunObject* before = run_table().find(previous);
+        if (before == nullptr) throw_error(Code::arg, invalid_handle("previous", previous));
+        if (reuse_evaluations != 0 && reuse_evaluations != 1)
+            throw_error(Code::arg, "reuse_evaluations = " + std::to_string(reuse_evaluations) + " is neither 0 nor 1");
+        const OptionValues values = option_values_of(opts);
+        auto handle = std::make_unique<RunObject>();
+        handle->run = std::make_unique<Run>(Run::warm_start(*before->run, values, reuse_evaluations == 1));
         connect_logger(handle.get());
         *out = run_table().add(std::move(handle));
         return VBMC_OK;

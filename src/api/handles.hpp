@@ -2,6 +2,7 @@
 // into a vbmc_status plus a message (nothing unwinds across the C boundary).
 #pragma once
 #include <cstdint>
+#include <cstring>
 #include <memory>
 #include <new>
 #include <stdexcept>
@@ -106,6 +107,16 @@ auto read_payload(const char* what, Read&& read) -> decltype(read()) {
 
 inline void require_pointer(const void* p, const char* name) {
     if (p == nullptr) throw_error(Code::arg, std::string(name) + " is NULL");
+}
+
+// Copies text with its NUL into buf[size]; throws Error(arg) when it does not fit, naming `what`
+// ("the value of seed"). The caller has already set buf to "" for the error paths.
+inline void copy_text(const std::string& text, char* buf, size_t size, const std::string& what) {
+    require_pointer(buf, "buf");
+    if (size < text.size() + 1)
+        throw_error(Code::arg, "buf has " + std::to_string(size) + " bytes; " + what + " needs " +
+                                   std::to_string(text.size() + 1));
+    std::memcpy(buf, text.c_str(), text.size() + 1);
 }
 
 }  // namespace libvbmc

@@ -30,6 +30,7 @@ const std::vector<OptionSpec> kTable = {
     {"tol_stable_count", OptionType::integer, "60", "Evaluations over which the solution must stay stable to terminate", 1, kIntMax, nullptr},
     {"min_fun_evals", OptionType::integer, "5*D", "Minimum number of evaluations before the run may stop as stable (max_fun_evals always stops it)", 0, kIntMax, nullptr},
     {"min_iter", OptionType::integer, "D", "Minimum number of iterations before the run may stop as stable (max_iter always stops it)", 0, kIntMax, nullptr},
+    {"retry_max_fun_evals", OptionType::integer, "0", "When the run spends max_fun_evals without converging (not stable, or stable but unreliable), go on once with this many more evaluations from where it stopped (MATLAB VBMC's RetryMaxFunEvals; 0: no retry)", 0, kIntMax, nullptr},
     {"min_final_components", OptionType::integer, "50", "Number of mixture components of the final boosted posterior", 1, 1000, nullptr},
     {"do_final_boost", OptionType::boolean, "true", "Refit the returned posterior with more components and entropy samples", 0, 1, nullptr},
     {"component_scales", OptionType::text, "final", "Diagonal scale of the mixture components: none (one scale lambda shared by all, as PyVBMC), final (each component of the final boosted posterior has its own) or all (each has its own throughout the run)", 0, 0, "none|final|all"},
@@ -325,6 +326,7 @@ Settings Settings::resolve(const OptionValues& values, int dim) {
     s.tol_stable_count = integer("tol_stable_count", 60);
     s.min_fun_evals = integer("min_fun_evals", 5 * d);
     s.min_iter = integer("min_iter", d);
+    s.retry_max_fun_evals = integer("retry_max_fun_evals", 0);
     s.min_final_components = integer("min_final_components", 50);
     s.do_final_boost = num("do_final_boost", 1) != 0.0;
     s.component_scales = text("component_scales", "final");

@@ -58,7 +58,7 @@ struct Settings {
     int dim = 0;
     std::string display;
     int max_fun_evals, max_iter, fun_eval_start, fun_evals_per_iter, tol_stable_count;
-    int min_fun_evals, min_iter, min_final_components;
+    int min_fun_evals, min_iter, min_final_components, retry_max_fun_evals;
     bool do_final_boost;
     std::string component_scales;
     std::string locate;

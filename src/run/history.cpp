@@ -1,8 +1,33 @@
 #include "run/history.hpp"
 
+#include <cmath>
+
+#include "gp/gp.hpp"
 #include "util/error.hpp"
+#include "util/math.hpp"
 
 namespace libvbmc {
+
+namespace {
+// The median over the record's hyperparameter samples (gp/gp.hpp layout) of summary(theta, dim);
+// NaN without samples.
+template <typename Summary>
+double median_over_samples(const IterationRecord& record, Summary&& summary) {
+    if (record.gp_thetas.empty()) return NAN;
+    std::vector<double> values;
+    for (const std::vector<double>& theta : record.gp_thetas) values.push_back(summary(theta.data(), record.vp.dim));
+    return median(std::move(values));
+}
+
+double output_scale(const double* theta, int dim) { return std::exp(theta[hyp::log_sf(dim)]); }
+double noise_sd(const double* theta, int dim) { return std::exp(theta[hyp::log_sn(dim)]); }
+// The geometric mean of the kernel's length scales ell_d.
+double length_scale(const double* theta, int dim) {
+    double log_sum = 0.0;
+    for (int d = 0; d < dim; ++d) log_sum += theta[hyp::log_ell(d)];
+    return std::exp(log_sum / dim);
+}
+}  // namespace
 
 void IterationRecord::write(Writer& out) const {
     out.i64(iteration);
@@ -57,7 +82,8 @@ IterationRecord IterationRecord::read(Reader& in) {
 const std::vector<std::string>& history_series_names() {
     static const std::vector<std::string> names = {"func_count", "elbo",       "elbo_sd",    "skl",
                                                    "r_index",    "components", "train_count", "gp_samples",
-                                                   "stable",     "warmup"};
+                                                   "stable",     "warmup",     "gp_output_scale", "gp_length_scale",
+                                                   "gp_noise_sd"};
     return names;
 }
 
@@ -72,6 +98,9 @@ double history_value(const IterationRecord& record, const std::string& name) {
     if (name == "gp_samples") return record.n_gp_samples;
     if (name == "stable") return record.stable ? 1 : 0;
     if (name == "warmup") return record.warmup ? 1 : 0;
+    if (name == "gp_output_scale") return median_over_samples(record, output_scale);
+    if (name == "gp_length_scale") return median_over_samples(record, length_scale);
+    if (name == "gp_noise_sd") return median_over_samples(record, noise_sd);
     std::string known;
     for (const std::string& n : history_series_names()) known += (known.empty() ? "" : ", ") + n;
     throw_error(Code::arg, "unknown history series \"" + name + "\" (known: " + known + ")");

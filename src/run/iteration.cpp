@@ -156,8 +156,10 @@ void Run::end_iteration() {
     // Variational optimisation (paper 3.2, 3.6).
     const VariationalPosterior vp_old = vp_;
     if (iteration_ == 0) {
-        // PyVBMC starts the posterior at x0; after a locating stage, at the located top.
+        // PyVBMC starts the posterior at x0; after a locating stage, at the located top; a warm
+        // start that re-uses evaluations, at its x0 (evaluation 0 is the previous run's).
         std::vector<double> start = evals_[0].z;
+        if (!start_x_.empty()) transform_.to_unbounded(start_x_.data(), start.data());
         if (!locate_.located_x.empty()) transform_.to_unbounded(locate_.located_x.data(), start.data());
         vp_ = vp_initial(dim_, 2, start.data(), rng_);
         if (settings_.component_scales == "all") vp_ = vp_with_component_scales(vp_);
@@ -183,39 +185,8 @@ void Run::end_iteration() {
     record.transform = transform_;
     history_.push_back(record);
 
-    // Termination (paper 3.7).
     IterationRecord& now = history_.back();
-    std::tie(now.r_index, now.elcbo_impro) = reliability_index(history_, settings_);
-    bool finish_now = false;
-    if (evals_.size() >= settings_.max_fun_evals) {
-        finish_now = true;
-        termination_message_ = "reached the maximum number of function evaluations (max_fun_evals)";
-    }
-    if (iteration_ + 1 >= settings_.max_iter) {
-        finish_now = true;
-        termination_message_ = "reached the maximum number of iterations (max_iter)";
-    }
-    now.stable = is_stable(history_, settings_);
-    if (stop_sampling_n_ == 0 && !warmup_ && gp_sampling_settled(history_, settings_)) {
-        stop_sampling_n_ = record.n_train;
-        actions.push_back("switch to GP opt");
-    }
-    // After a rotoscaling the solution must settle for a third of the window before stopping.
-    const bool settled = iteration_ - last_successful_warping_ >= stable_window(settings_) / 3.0;
-    if (now.stable) actions.push_back("stable");
-    // min_fun_evals and min_iter delay only this stop: the budget and max_iter are hard limits
-    // (no point beyond max_fun_evals is ever asked, so a run held open there could not go on).
-    const bool too_early = evals_.size() < settings_.min_fun_evals || iteration_ < settings_.min_iter;
-    if (now.stable && settled && !too_early) {
-        // Stable is not enough: the surrogate must hold where the posterior puts its mass.
-        const ReliabilityCheck check = check_result(gp_, vp_, now.elbo_sd);
-        if (check.reliable()) {
-            finish_now = true;
-            termination_message_ = "the variational solution was stable for tol_stable_count evaluations";
-        } else {
-            actions.push_back("stable but unreliable");
-        }
-    }
+    const bool finish_now = termination_due(now, actions);
 
     // End of warm-up (paper 3.5).
     if (warmup_ && iteration_ > 0 &&
@@ -235,6 +206,65 @@ void Run::end_iteration() {
     // An accepted rotoscaling is followed by an iteration without new points (PyVBMC skips
     // active sampling after warping).
     if (warping_due() && try_rotoscaling()) end_iteration();
+}
+
+// Termination (paper 3.7) after the current iteration (`now`, the last record): whether the run
+// finishes now; adds the iteration's termination actions ("stable", "retry", ...).
+bool Run::termination_due(IterationRecord& now, std::vector<std::string>& actions) {
+    std::tie(now.r_index, now.elcbo_impro) = reliability_index(history_, settings_);
+    bool finish_now = false, stopped_stable = false;
+    if (budget_spent()) {
+        finish_now = true;
+        termination_message_ = "reached the maximum number of function evaluations (max_fun_evals)";
+    }
+    if (iteration_ + 1 >= settings_.max_iter) {
+        finish_now = true;
+        termination_message_ = "reached the maximum number of iterations (max_iter)";
+    }
+    now.stable = is_stable(history_, settings_);
+    if (stop_sampling_n_ == 0 && !warmup_ && gp_sampling_settled(history_, settings_)) {
+        stop_sampling_n_ = now.n_train;
+        actions.push_back("switch to GP opt");
+    }
+    // After a rotoscaling the solution must settle for a third of the window before stopping.
+    const bool settled = iteration_ - last_successful_warping_ >= stable_window(settings_) / 3.0;
+    if (now.stable) actions.push_back("stable");
+    // min_fun_evals and min_iter delay only this stop: the budget and max_iter are hard limits
+    // (no point beyond max_fun_evals is ever asked, so a run held open there could not go on).
+    const bool too_early = spent() < settings_.min_fun_evals || iteration_ < settings_.min_iter;
+    if (now.stable && settled && !too_early) {
+        // Stable is not enough: the surrogate must hold where the posterior puts its mass.
+        const ReliabilityCheck check = check_result(gp_, vp_, now.elbo_sd);
+        if (check.reliable()) {
+            finish_now = stopped_stable = true;
+            termination_message_ = "the variational solution was stable for tol_stable_count evaluations";
+        } else {
+            actions.push_back("stable but unreliable");
+        }
+    }
+    if (finish_now && !stopped_stable && retry_due()) {
+        start_retry(actions);
+        finish_now = false;
+    }
+    return finish_now;
+}
+
+// Option retry_max_fun_evals (MATLAB VBMC's RetryMaxFunEvals): a run that spent its budget without
+// stopping as stable and reliable, and could go on (max_iter not reached), goes on once with that
+// many more evaluations. MATLAB starts a new run from the best iteration's posterior with fewer
+// evaluations for its initial design; going on from where the run stopped keeps every evaluation
+// and the surrogate.
+bool Run::retry_due() const {
+    return !retried_ && settings_.retry_max_fun_evals > 0 && budget_spent() && iteration_ + 1 < settings_.max_iter;
+}
+
+void Run::start_retry(std::vector<std::string>& actions) {
+    retried_ = true;
+    termination_message_.clear();
+    actions.push_back("retry");
+    log(kLogWarn, "The run has not converged within max_fun_evals = " + std::to_string(settings_.max_fun_evals) +
+                      " evaluations: retrying with retry_max_fun_evals = " +
+                      std::to_string(settings_.retry_max_fun_evals) + " more (once).");
 }
 
 // The surrogate's checks (run/reliability.hpp), and the run's own: the best told log joint may not
@@ -317,9 +347,8 @@ void Run::end_warmup(std::vector<std::string>& actions) {
     gp_ = gp_from_samples(evals_.training_data(gp_train_index_, dim_), thetas);
 }
 
-// Rebuild the surrogate of a past iteration from its record.
-Gp Run::surrogate_of(const IterationRecord& record) const {
-    return gp_from_samples(evals_.training_data(record.train_index, record.transform), record.gp_thetas);
+SurrogateRecord Run::surrogate_record_of(const IterationRecord& record) const {
+    return {evals_.training_data(record.train_index, record.transform), record.gp_thetas};
 }
 
 // End of the run: pick the returned iteration (PyVBMC determine_best_vp), refit it with more

@@ -60,7 +60,8 @@ constexpr double kClimbCrawlGain = 1.0;
 }  // namespace
 
 bool Run::locate_due(std::string& reason) const {
-    if (settings_.locate == "off" || locate_.phase != LocateState::Phase::pending) return false;
+    // A warm start that re-uses evaluations: the previous run located the mass (run/warm_start.cpp).
+    if (settings_.locate == "off" || locate_.phase != LocateState::Phase::pending || reused_count_ > 0) return false;
     std::vector<double> values;
     for (int i : evals_.training_index()) values.push_back(evals_[i].log_joint_z());
     if (values.size() < 3) return false;

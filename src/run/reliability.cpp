@@ -5,6 +5,7 @@
 #include <cstdio>
 
 #include "gp/loo.hpp"
+#include "util/math.hpp"
 #include "util/rng.hpp"
 
 namespace libvbmc {
@@ -34,11 +35,6 @@ std::string text(const char* format, double a, double b) {
     char line[256];
     std::snprintf(line, sizeof line, format, a, b);
     return line;
-}
-
-double median(std::vector<double> v) {
-    std::nth_element(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(v.size() / 2), v.end());
-    return v[v.size() / 2];
 }
 
 // The high-density training points: within D/2 + 3 sqrt(D/2) of the best training mean (where a

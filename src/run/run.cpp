@@ -119,7 +119,7 @@ AskResult Run::ask(double* x) {
     if (finished_) return AskResult::done;
     if (static_cast<int>(pending_.size()) >= settings_.max_pending) return wait_for_tell();
     // Never hand out a point the budget cannot take: its evaluation would be refused.
-    if (evals_.size() + static_cast<int>(pending_.size()) >= settings_.max_fun_evals) return wait_for_tell();
+    if (spent() + static_cast<int>(pending_.size()) >= budget()) return wait_for_tell();
     std::vector<double> point;
     // The locating stage's point is empty when the stage has just ended.
     if (locate_.active() && !pending_.empty() && !locate_hands_out_more()) return wait_for_tell();
@@ -221,10 +221,9 @@ void Run::abandon(const double* x) {
 // they call for has not run yet.
 bool Run::batch_complete() const {
     if (finished_) return false;
-    const bool budget_spent = evals_.size() >= settings_.max_fun_evals;
-    if (locate_.active()) return budget_spent;
-    if (in_initial_design_) return (design_queue_.empty() && pending_.empty()) || budget_spent;
-    return batch_told_ >= settings_.fun_evals_per_iter || budget_spent;
+    if (locate_.active()) return budget_spent();
+    if (in_initial_design_) return (design_queue_.empty() && pending_.empty()) || budget_spent();
+    return batch_told_ >= settings_.fun_evals_per_iter || budget_spent();
 }
 
 // After a told value: close the batch when it is complete. A failed iteration leaves the run as
@@ -242,9 +241,8 @@ void Run::after_tell() {
 // run with none, the locating stage when it is due (or the end of one the budget cut short).
 // Returns true when the first iteration should run now.
 bool Run::close_initial_design() {
-    const bool budget_spent = evals_.size() >= settings_.max_fun_evals;
     const int finite = static_cast<int>(evals_.training_index().size());
-    if (finite < 3 && !budget_spent) {
+    if (finite < 3 && !budget_spent()) {
         for (int i = 0; i < settings_.fun_evals_per_iter; ++i) design_queue_.push_back(uniform_in_plausible_box());
         log(kLogWarn, "fewer than 3 finite values in the initial design; drawing more points");
         return false;
@@ -258,7 +256,7 @@ bool Run::close_initial_design() {
     }
     if (locate_.active()) finish_locating();
     std::string reason;
-    if (!budget_spent && locate_due(reason)) {
+    if (!budget_spent() && locate_due(reason)) {
         start_locating(reason);
         return false;
     }
@@ -289,6 +287,7 @@ double Run::stat(const std::string& name) const {
     const IterationRecord* last = history_.empty() ? nullptr : &history_.back();
     if (name == "iteration") return iteration_ + 1;
     if (name == "func_count") return evals_.size();
+    if (name == "reused_count") return reused_count_;
     if (name == "failed_count") return evals_.failed_count();
     if (name == "penalty_count") return evals_.penalty_count();
     if (name == "train_count") return static_cast<double>(evals_.training_index().size());
@@ -307,7 +306,8 @@ double Run::stat(const std::string& name) const {
     if (name == "gp_samples") return last ? last->n_gp_samples : 0;
     if (name == "r_index") return last ? last->r_index : INFINITY;
     if (name == "dim") return dim_;
-    if (name == "max_fun_evals") return settings_.max_fun_evals;
+    if (name == "max_fun_evals") return budget();
+    if (name == "retried") return retried_ ? 1 : 0;
     if (name == "reliable") return has_verdict_ ? (reliability_.reliable() ? 1 : 0) : NAN;
     if (name == "loo_error") return has_verdict_ ? reliability_.loo_error : NAN;
     if (name == "mass_above_data") return has_verdict_ ? reliability_.mass_above_data : NAN;
@@ -356,13 +356,24 @@ SurrogateRecord Run::posterior_surrogate() const {
     if (has_final_) {
         const int best = best_iteration(history_, settings_);
         if (best != static_cast<int>(history_.size()) - 1) {
-            const IterationRecord& chosen = history_[static_cast<size_t>(best)];
-            return {evals_.training_data(chosen.train_index, chosen.transform), chosen.gp_thetas};
+            return surrogate_record_of(history_[static_cast<size_t>(best)]);
         }
     }
     SurrogateRecord record{gp_.data, {}};
     for (const GpSample& sample : gp_.samples) record.thetas.push_back(sample.theta);
     return record;
 }
+
+PosteriorSnapshot Run::history_posterior(int i) const {
+    const IterationRecord& record = history_.at(static_cast<size_t>(i));
+    PosteriorSnapshot p;
+    p.vp = record.vp;
+    p.transform = record.transform;
+    p.elbo = record.elbo;
+    p.elbo_sd = record.elbo_sd;
+    return p;
+}
+
+SurrogateRecord Run::history_surrogate(int i) const { return surrogate_record_of(history_.at(static_cast<size_t>(i))); }
 
 }  // namespace libvbmc

@@ -43,6 +43,10 @@ class Run {
 public:
     Run(int dim, const double* x0, const double* lb, const double* ub, const double* plb,
         const double* pub, const OptionValues& options);
+    // A new run from previous's posterior (run/warm_start.cpp; vbmc_create_warm): its hard bounds,
+    // x0 and plausible box from that posterior and, with reuse, its training set as told values.
+    // Throws Error(state) when previous has no posterior.
+    static Run warm_start(const Run& previous, const OptionValues& options, bool reuse);
 
     int dim() const { return dim_; }
     // Fills x (original space) when it returns AskResult::point.
@@ -67,6 +71,10 @@ public:
     const EvaluationLog& evaluations() const { return evals_; }
     // The surrogate posterior() was fitted to (what refined sampling needs); call after posterior().
     SurrogateRecord posterior_surrogate() const;
+    // Completed iteration i's posterior as posterior() gave it then, and the surrogate it was fitted
+    // to (vbmc_history_posterior); 0 <= i < history().size().
+    PosteriorSnapshot history_posterior(int i) const;
+    SurrogateRecord history_surrogate(int i) const;
     void set_log_sink(LogSink sink) { log_ = std::move(sink); }
     const Settings& settings() const { return settings_; }
 
@@ -81,15 +89,27 @@ private:
     // plausible-box widths from the box in the transformed space.
     void require_near_plausible_box(const double* x, const char* what) const;
     void record_evaluation(const double* x, double log_joint, double log_joint_sd, bool extra);
+    // A warm start's re-used evaluations (run/warm_start.cpp).
+    void reuse_evaluations(const EvaluationLog& previous, const std::vector<double>& x0);
+    // Evaluations told to this run, counted against its budget (the reused ones of a warm start are not).
+    int spent() const { return evals_.size() - reused_count_; }
+    // max_fun_evals, plus retry_max_fun_evals once the run has retried.
+    int budget() const { return settings_.max_fun_evals + (retried_ ? settings_.retry_max_fun_evals : 0); }
+    bool budget_spent() const { return spent() >= budget(); }
     void add_to_search_gp(int i);
     bool batch_complete() const;
     void after_tell();
     bool close_initial_design();
     void close_batch();
     void end_iteration();
+    bool termination_due(IterationRecord& now, std::vector<std::string>& actions);
+    bool retry_due() const;
+    void start_retry(std::vector<std::string>& actions);
     void train_surrogate(IterationRecord& record);
     void end_warmup(std::vector<std::string>& actions);
-    Gp surrogate_of(const IterationRecord& record) const;
+    // A past iteration's surrogate: its training set (mapped by its transform) and hyperparameters.
+    SurrogateRecord surrogate_record_of(const IterationRecord& record) const;
+    Gp surrogate_of(const IterationRecord& record) const { return surrogate_record_of(record).build(); }
     void finish();
     bool warping_due() const;
     bool try_rotoscaling();
@@ -171,6 +191,9 @@ private:
     int last_warping_ = kNever;          // iteration of the last attempt
     int last_successful_warping_ = kNever;
     std::string carried_action_;         // logged with the next iteration's row
+    int reused_count_ = 0;               // the first evaluations of the log, re-used from a warm start's previous run
+    std::vector<double> start_x_;        // where the first posterior starts (original space); empty: evaluation 0
+    bool retried_ = false;               // the run went on with retry_max_fun_evals more evaluations
     static constexpr int kNever = -1000000;
     std::vector<int> gp_train_index_;  // evaluations forming gp_'s training set
     Gp gp_;                          // surrogate of the last iteration

@@ -42,6 +42,9 @@ void Run::write(Writer& out) const {
     out.i64(last_warping_);
     out.i64(last_successful_warping_);
     out.text(carried_action_);
+    out.i64(reused_count_);
+    out.doubles(start_x_);
+    out.boolean(retried_);
     out.ints(gp_train_index_);
     out.u64(gp_.samples.size());
     for (const GpSample& sample : gp_.samples) out.doubles(sample.theta);
@@ -110,6 +113,12 @@ Run Run::read(Reader& in) {
     run.last_warping_ = static_cast<int>(in.bounded(kNever, 1 << 30, "last warping"));
     run.last_successful_warping_ = static_cast<int>(in.bounded(kNever, 1 << 30, "last successful warping"));
     run.carried_action_ = in.text();
+    run.reused_count_ = static_cast<int>(in.bounded(0, run.evals_.size(), "reused evaluation count"));
+    run.start_x_ = in.doubles();
+    if (!run.start_x_.empty() &&
+        (static_cast<int>(run.start_x_.size()) != dim || !run.transform_.inside_bounds(run.start_x_.data())))
+        throw_error(Code::format, "the first posterior's starting point has the wrong dimension or lies outside the bounds");
+    run.retried_ = in.boolean();
     run.gp_train_index_ = in.ints();
     for (int i : run.gp_train_index_)
         if (i < 0 || i >= run.evals_.size() || run.evals_[i].failed)

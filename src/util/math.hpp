@@ -1,7 +1,9 @@
 // Small numerical helpers shared by all modules.
 #pragma once
+#include <algorithm>
 #include <cmath>
 #include <cstddef>
+#include <vector>
 
 namespace libvbmc {
 
@@ -16,6 +18,12 @@ inline double log_sum_exp(const double* v, size_t n) {
     double sum = 0.0;
     for (size_t i = 0; i < n; ++i) sum += std::exp(v[i] - vmax);
     return vmax + std::log(sum);
+}
+
+// The median of v (not empty): the middle value, the upper of the two middle ones for an even count.
+inline double median(std::vector<double> v) {
+    std::nth_element(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(v.size() / 2), v.end());
+    return v[v.size() / 2];
 }
 
 }  // namespace libvbmc

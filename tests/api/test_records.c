@@ -1,6 +1,7 @@
-/* vbmc_history, vbmc_evaluations and vbmc_post_sample_components: the run's records read back
- * through the public API agree with what was told and with the run's own statistics, survive a
- * checkpoint bitwise, and wrong counts or names are refused with a message naming them. */
+/* vbmc_history, vbmc_history_posterior, vbmc_history_action, vbmc_evaluations and
+ * vbmc_post_sample_components: the run's records read back through the public API agree with what
+ * was told and with the run's own statistics, survive a checkpoint bitwise, and wrong counts,
+ * iterations or names are refused with a message naming them. */
 #define _POSIX_C_SOURCE 200809L
 #include <math.h>
 #include <stdio.h>
@@ -82,6 +83,141 @@ static void test_history_follows_the_iterations(void **state) {
     for (int f = 0; f < 5; ++f) assert_int_equal(vbmc_history(t.run, others[f], n, flag), VBMC_OK);
     assert_int_equal(vbmc_history(t.run, "components", n, flag), VBMC_OK);
     assert_true(flag[n - 1] == stat(t.run, "components"));
+    vbmc_destroy(t.run);
+}
+
+/* The hyperparameter summaries: one positive finite value per iteration. */
+static void test_history_summarises_the_hyperparameters(void **state) {
+    (void)state;
+    told_run t;
+    start_run(&t, 16);
+    const size_t n = (size_t)stat(t.run, "iteration");
+    const char *names[] = {"gp_output_scale", "gp_length_scale", "gp_noise_sd"};
+    double values[BUDGET];
+    for (int f = 0; f < 3; ++f) {
+        for (size_t i = 0; i < n; ++i) values[i] = NAN;
+        assert_int_equal(vbmc_history(t.run, names[f], n, values), VBMC_OK);
+        for (size_t i = 0; i < n; ++i) assert_true(isfinite(values[i]) && values[i] > 0.0);
+    }
+    /* The noise of an exact target is small against the output scale of a log joint spreading over units. */
+    double sf[BUDGET], sn[BUDGET];
+    assert_int_equal(vbmc_history(t.run, "gp_output_scale", n, sf), VBMC_OK);
+    assert_int_equal(vbmc_history(t.run, "gp_noise_sd", n, sn), VBMC_OK);
+    assert_true(sn[n - 1] < sf[n - 1]);
+    vbmc_destroy(t.run);
+}
+
+/* log q of two snapshots at the same draws of the first, bitwise equal. */
+static void assert_same_posterior(const vbmc_post *a, const vbmc_post *b) {
+    enum { N = 64 };
+    double x[N * DIM], pa[N], pb[N], ea, eb, sa, sb;
+    assert_int_equal(vbmc_post_sample(a, N, 5, x), VBMC_OK);
+    assert_int_equal(vbmc_post_log_pdf(a, N, x, pa), VBMC_OK);
+    assert_int_equal(vbmc_post_log_pdf(b, N, x, pb), VBMC_OK);
+    assert_memory_equal(pa, pb, sizeof pa);
+    assert_int_equal(vbmc_post_elbo(a, &ea, &sa), VBMC_OK);
+    assert_int_equal(vbmc_post_elbo(b, &eb, &sb), VBMC_OK);
+    assert_true(ea == eb && sa == sb);
+    assert_int_equal(vbmc_post_components(a), vbmc_post_components(b));
+}
+
+/* The posterior of iteration 0 read back at the end is the one vbmc_posterior gave right after
+ * it, also from a loaded checkpoint; the actions are the iteration table's. */
+static void test_history_posterior_is_the_past_one(void **state) {
+    (void)state;
+    told_run t;
+    start_run(&t, 0);
+    vbmc_post *then = NULL;
+    double x[DIM];
+    while (vbmc_ask(t.run, x) == VBMC_OK) {
+        tell(&t, x, log_joint(x), 0);
+        if (then == NULL && stat(t.run, "iteration") == 1.0) assert_int_equal(vbmc_posterior(t.run, &then), VBMC_OK);
+    }
+    assert_non_null(then);
+    const int n = (int)stat(t.run, "iteration");
+    assert_true(n >= 3);
+    vbmc_post *past = NULL;
+    assert_int_equal(vbmc_history_posterior(t.run, 0, &past), VBMC_OK);
+    assert_same_posterior(then, past);
+    /* The last iteration's posterior is that iteration's (its ELBO is the series' last entry), not
+     * the boosted final one. */
+    vbmc_post *last = NULL;
+    double elbo_last, series[BUDGET];
+    assert_int_equal(vbmc_history_posterior(t.run, n - 1, &last), VBMC_OK);
+    assert_int_equal(vbmc_post_elbo(last, &elbo_last, NULL), VBMC_OK);
+    assert_int_equal(vbmc_history(t.run, "elbo", (size_t)n, series), VBMC_OK);
+    assert_true(elbo_last == series[n - 1]);
+
+    char action[128];
+    assert_int_equal(vbmc_history_action(t.run, 0, action, sizeof action), VBMC_OK);
+    assert_string_equal(action, "start warm-up");
+    for (int i = 1; i < n; ++i) {
+        assert_int_equal(vbmc_history_action(t.run, i, action, sizeof action), VBMC_OK);
+        assert_true(strstr(action, "start warm-up") == NULL);
+    }
+
+    char path[64];
+    snprintf(path, sizeof path, "test_records_past.ckpt.%ld", (long)getpid());
+    assert_int_equal(vbmc_save(t.run, path), VBMC_OK);
+    vbmc *loaded = NULL;
+    assert_int_equal(vbmc_load(&loaded, path), VBMC_OK);
+    remove(path);
+    vbmc_post *reloaded = NULL;
+    assert_int_equal(vbmc_history_posterior(loaded, 0, &reloaded), VBMC_OK);
+    assert_same_posterior(then, reloaded);
+    /* The surrogate comes along: refined draws agree bitwise. */
+    double ra[8 * DIM], rb[8 * DIM];
+    assert_int_equal(vbmc_post_sample_refined(past, 8, 3, ra), VBMC_OK);
+    assert_int_equal(vbmc_post_sample_refined(reloaded, 8, 3, rb), VBMC_OK);
+    assert_memory_equal(ra, rb, sizeof ra);
+    char reread[128];
+    for (int i = 0; i < n; ++i) {
+        assert_int_equal(vbmc_history_action(t.run, i, action, sizeof action), VBMC_OK);
+        assert_int_equal(vbmc_history_action(loaded, i, reread, sizeof reread), VBMC_OK);
+        assert_string_equal(action, reread);
+    }
+    vbmc_post_destroy(reloaded);
+    vbmc_post_destroy(last);
+    vbmc_post_destroy(past);
+    vbmc_post_destroy(then);
+    vbmc_destroy(loaded);
+    vbmc_destroy(t.run);
+}
+
+static void test_history_posterior_and_action_refuse_bad_arguments(void **state) {
+    (void)state;
+    told_run t;
+    start_run(&t, 16);
+    const int n = (int)stat(t.run, "iteration");
+    vbmc_post *post = (vbmc_post *)&t; /* set to NULL by the failing calls */
+    assert_int_equal(vbmc_history_posterior(t.run, n, &post), VBMC_E_ARG);
+    assert_null(post);
+    assert_message_mentions(vbmc_last_error(t.run), "iteration = ");
+    assert_int_equal(vbmc_history_posterior(t.run, -1, &post), VBMC_E_ARG);
+    assert_message_mentions(vbmc_last_error(t.run), "-1");
+    assert_int_equal(vbmc_history_posterior(t.run, 0, NULL), VBMC_E_ARG);
+    assert_message_mentions(vbmc_last_error(t.run), "out");
+    assert_int_equal(vbmc_history_posterior(NULL, 0, &post), VBMC_E_ARG);
+    assert_message_mentions(vbmc_last_error(NULL), "run");
+
+    char action[4] = "xyz";
+    assert_int_equal(vbmc_history_action(t.run, 0, action, sizeof action), VBMC_E_ARG); /* "start warm-up" */
+    assert_string_equal(action, "");
+    assert_message_mentions(vbmc_last_error(t.run), "needs 14");
+    assert_int_equal(vbmc_history_action(t.run, n, action, sizeof action), VBMC_E_ARG);
+    assert_message_mentions(vbmc_last_error(t.run), "iteration = ");
+    assert_int_equal(vbmc_history_action(t.run, 0, NULL, 0), VBMC_E_ARG);
+    assert_message_mentions(vbmc_last_error(t.run), "buf");
+    assert_int_equal(vbmc_history_action(NULL, 0, action, sizeof action), VBMC_E_ARG);
+    char big[64];
+    assert_int_equal(vbmc_history_action(t.run, 0, big, sizeof big), VBMC_OK); /* still usable */
+    assert_int_equal(vbmc_history_posterior(t.run, n - 1, &post), VBMC_OK);
+    vbmc_post_destroy(post);
+    vbmc_destroy(t.run);
+
+    start_run(&t, 1); /* before the first iteration nothing is completed */
+    assert_int_equal(vbmc_history_posterior(t.run, 0, &post), VBMC_E_ARG);
+    assert_message_mentions(vbmc_last_error(t.run), "stat \"iteration\" = 0");
     vbmc_destroy(t.run);
 }
 
@@ -179,6 +315,9 @@ int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_history_follows_the_iterations),
         cmocka_unit_test(test_history_refuses_wrong_counts_and_names),
+        cmocka_unit_test(test_history_summarises_the_hyperparameters),
+        cmocka_unit_test(test_history_posterior_is_the_past_one),
+        cmocka_unit_test(test_history_posterior_and_action_refuse_bad_arguments),
         cmocka_unit_test(test_evaluations_are_what_was_told),
         cmocka_unit_test(test_records_survive_a_checkpoint),
         cmocka_unit_test(test_sample_components_labels_the_same_draws),

@@ -65,24 +65,60 @@ static double target(const double *x, int dim) {
     return -0.5 * q;
 }
 
-/* Runs and saves a checkpoint after `stop_after` tells (leaving `pending` asked points), and a
- * posterior file when there is one. */
-static void snapshot(const char *name, int dim, int bounded, int budget, int stop_after, int pending) {
-    const double lb[3] = {-3, -3, 0}, ub[3] = {3, INFINITY, 5}, plb[3] = {-1, -1, 0.5}, pub[3] = {1, 1.5, 2};
+/* The options of the corpus runs. */
+static vbmc_opts *corpus_options(int budget) {
     vbmc_opts *opts = NULL;
-    vbmc *run = NULL;
     vbmc_opts_create(&opts);
     vbmc_opts_set(opts, "display", "off");
     vbmc_opts_set_int(opts, "max_fun_evals", budget);
     vbmc_opts_set_int(opts, "max_pending", 4);
     vbmc_opts_set_int(opts, "ns_gp_max", 4);
     vbmc_opts_set_int(opts, "min_final_components", 4);
-    if (vbmc_create(&run, dim, NULL, bounded ? lb : NULL, bounded ? ub : NULL, plb, pub, opts) != VBMC_OK) exit(2);
-    vbmc_opts_destroy(opts);
+    return opts;
+}
+
+/* `stop_after` tells of asked points (every seventh value failed), then `pending` asks. */
+static void advance(vbmc *run, int dim, int stop_after, int pending) {
     double x[3];
     for (int told = 0; told < stop_after && vbmc_ask(run, x) == VBMC_OK; ++told)
         vbmc_tell(run, x, told % 7 == 3 ? NAN : target(x, dim), 0.0);
     for (int i = 0; i < pending; ++i) vbmc_ask(run, x);
+}
+
+static vbmc *started(int dim, int bounded, int budget) {
+    const double lb[3] = {-3, -3, 0}, ub[3] = {3, INFINITY, 5}, plb[3] = {-1, -1, 0.5}, pub[3] = {1, 1.5, 2};
+    vbmc_opts *opts = corpus_options(budget);
+    vbmc *run = NULL;
+    if (vbmc_create(&run, dim, NULL, bounded ? lb : NULL, bounded ? ub : NULL, plb, pub, opts) != VBMC_OK) exit(2);
+    vbmc_opts_destroy(opts);
+    return run;
+}
+
+static void save_files(const char *name, vbmc *run);
+
+/* Runs and saves a checkpoint after `stop_after` tells (leaving `pending` asked points), and a
+ * posterior file when there is one. */
+static void snapshot(const char *name, int dim, int bounded, int budget, int stop_after, int pending) {
+    vbmc *run = started(dim, bounded, budget);
+    advance(run, dim, stop_after, pending);
+    save_files(name, run);
+}
+
+/* A run warm-started from another's posterior with its evaluations re-used, saved after a few tells. */
+static void warm_snapshot(const char *name, int dim, int bounded) {
+    vbmc *previous = started(dim, bounded, 25);
+    advance(previous, dim, 17, 0);
+    vbmc_opts *opts = corpus_options(20);
+    vbmc *run = NULL;
+    if (vbmc_create_warm(&run, previous, opts, 1) != VBMC_OK) exit(2);
+    vbmc_opts_destroy(opts);
+    vbmc_destroy(previous);
+    advance(run, dim, 6, 1);
+    save_files(name, run);
+}
+
+/* The run's checkpoint, and its posterior file when it has a posterior; destroys the run. */
+static void save_files(const char *name, vbmc *run) {
     char file[600];
     vbmc_save(run, "corpus.tmp");
     snprintf(file, sizeof file, "%s.ckpt", name);
@@ -109,12 +145,14 @@ int main(int argc, char **argv) {
     snapshot("locating_2d", 2, 0, 60, 16, 2);
     snapshot("located_3d_bounded", 3, 1, 200, 150, 0);
     width = 1.0;
+    warm_snapshot("warm_2d_bounded", 2, 1);
     const char *option_lists[] = {
         "max_fun_evals=30\nseed=4\ndisplay=off\n",
         "fun_eval_start=3\nmax_pending=4\ndo_final_boost=false\nbounded_transform=logit\n",
         "tol_sd=1e-3\ntol_skl=0.5\nwarmup=false\nsearch_acq_fcn=us\n",
         "checkpoint_every=3\nns_search=100\nmin_final_components=2\nelbo_starts=1\n",
         "locate=on\nlocate_spread=5\nlocate_max_fraction=0.2\n",
+        "retry_max_fun_evals=20\nmax_fun_evals=12\n",
         "max_fun_evals=50*(D+2)\nseed=-1\nbogus=1\n=\n",
     };
     for (size_t i = 0; i < sizeof option_lists / sizeof option_lists[0]; ++i) {

@@ -99,6 +99,9 @@ class Banana(unittest.TestCase):
     def test_iteration_history_and_elbo_trace(self):
         history = self.vbmc.iteration_history
         self.assertEqual(len(history["elbo"]), self.results["iterations"])
+        self.assertEqual(len(history["vp"]), self.results["iterations"])
+        self.assertEqual(history["vp"][-1].stats["elbo"], history["elbo"][-1])
+        self.assertEqual(history["action"][0], "start warm-up")
         for name, figure in (("pyvbmc_corner.png", self.vp.plot(title="PyVBMC's banana")),
                              ("pyvbmc_elbo.png", self.vbmc.plot_elbo(title="PyVBMC's banana"))):
             path = os.path.join(PLOT_DIR, name)

@@ -362,11 +362,53 @@ class Records(unittest.TestCase):
     def test_history_has_one_entry_per_iteration(self):
         history = self.run_.history()
         n = int(self.run_.stat("iteration"))
-        self.assertEqual(sorted(history), sorted(("iteration",) + vbmc.HISTORY_SERIES))
+        self.assertEqual(sorted(history), sorted(("iteration", "action") + vbmc.HISTORY_SERIES))
         for name, values in history.items():
             self.assertEqual(values.shape, (n,), name)
         self.assertTrue(np.all(np.diff(history["func_count"]) > 0))
         self.assertTrue(np.all(history["elbo_sd"] >= 0))
+
+    def test_history_posterior_and_actions(self):
+        history = self.run_.history()
+        self.assertEqual(history["action"][0], "start warm-up")
+        self.assertEqual(self.run_.history_action(0), "start warm-up")
+        self.assertTrue(np.all(history["gp_output_scale"] > 0))
+        first = self.run_.history_posterior(0)
+        self.assertEqual(first.elbo, history["elbo"][0])
+        last = self.run_.history_posterior(len(history["elbo"]) - 1)
+        self.assertEqual(last.elbo, history["elbo"][-1])
+        with self.assertRaises(vbmc.VBMCError) as caught:
+            self.run_.history_posterior(len(history["elbo"]))
+        self.assertIn("iteration = ", caught.exception.message)
+        with self.assertRaises(vbmc.VBMCError):
+            self.run_.history_action(-1)
+
+    def test_warm_start_reuses_the_training_set(self):
+        warm = self.run_.warm_start(options={"seed": 2, "display": "off", "max_fun_evals": 20})
+        old = self.run_.evaluations()
+        self.assertEqual(warm.stat("reused_count"), self.run_.stat("train_count"))
+        np.testing.assert_array_equal(warm.evaluations()["x"], old["x"][old["in_training"]])
+        x = warm.ask()  # the first iteration runs on the re-used values: no initial design
+        self.assertEqual(warm.stat("iteration"), 1.0)
+        warm.tell(x, gaussian_log_joint(x))
+        fresh = self.run_.warm_start(options={"display": "off"}, reuse_evaluations=False)
+        self.assertEqual(fresh.stat("func_count"), 0.0)
+        self.assertEqual(self.run_.stat("func_count"), 40.0)  # the previous run is not modified
+
+    def test_warm_start_needs_a_posterior(self):
+        run = vbmc.VBMCRun(None, None, [-1.0], [1.0], options={"display": "off"})
+        with self.assertRaises(vbmc.VBMCError) as caught:
+            run.warm_start()
+        self.assertIn("no posterior", caught.exception.message)
+
+    def test_retry_goes_on_once(self):
+        run = vbmc.VBMCRun(None, None, [-2.0, -2.0], [2.0, 2.0],
+                           options={"seed": 4, "display": "off", "max_fun_evals": 20,
+                                    "retry_max_fun_evals": 10, "ns_gp_max": 4})
+        run.run(gaussian_log_joint)
+        self.assertEqual(run.stat("retried"), 1.0)
+        self.assertEqual(run.stat("func_count"), 30.0)
+        self.assertEqual(list(run.history()["action"]).count("retry"), 1)
 
     def test_evaluations_are_the_told_values(self):
         record = self.run_.evaluations()

@@ -280,6 +280,24 @@ class VBMCRun:
         _check(status, lambda: lib.vbmc_last_error(None))
         self._adopt(handle)
 
+    def warm_start(self, options=None, reuse_evaluations=True):
+        """A new run that starts from this run's posterior (vbmc_create_warm): the same hard
+        bounds, x0 and the plausible box from the posterior. reuse_evaluations=True (the same
+        model, e.g. refitted with more budget): this run's training set is re-used, not
+        evaluated again and not counted against the new run's max_fun_evals; False for a changed
+        model. options: the new run's (not inherited). This run is not modified."""
+        opts = _make_options(options)
+        handle = ctypes.POINTER(_capi.Run)()
+        try:
+            status = lib.vbmc_create_warm(ctypes.byref(handle), self._handle, opts,
+                                          1 if reuse_evaluations else 0)
+        finally:
+            lib.vbmc_opts_destroy(opts)
+        _check(status, lambda: lib.vbmc_last_error(None))
+        run = VBMCRun.__new__(VBMCRun)
+        run._adopt(handle)
+        return run
+
     def _adopt(self, handle):
         """Own a run handle: it is destroyed by close() or when this object is collected."""
         self._handle = handle
@@ -369,14 +387,31 @@ class VBMCRun:
     def history(self):
         """The record of each completed iteration, oldest first: a dict of (iterations,) arrays,
         "iteration" (1-based) and the series of vbmc_history ("func_count", "elbo", "elbo_sd",
-        "skl", "r_index", "components", "train_count", "gp_samples", "stable", "warmup")."""
+        "skl", "r_index", "components", "train_count", "gp_samples", "stable", "warmup",
+        "gp_output_scale", "gp_length_scale", "gp_noise_sd"), and "action" (the iteration
+        table's action of each, an array of str)."""
         n = int(self.stat("iteration"))
         record = {"iteration": np.arange(1, n + 1)}
         for name in HISTORY_SERIES:
             values = np.empty(n)
             self._check(lib.vbmc_history(self._handle, name.encode(), n, _ptr(values)))
             record[name] = values
+        record["action"] = np.array([self.history_action(i) for i in range(n)], dtype=object)
         return record
+
+    def history_posterior(self, iteration):
+        """The Posterior of completed iteration `iteration` (0-based), as posterior() gave it
+        right after that iteration."""
+        handle = ctypes.POINTER(_capi.Post)()
+        self._check(lib.vbmc_history_posterior(self._handle, int(iteration), ctypes.byref(handle)))
+        return Posterior(handle)
+
+    def history_action(self, iteration):
+        """The action completed iteration `iteration` (0-based) took, as in the iteration table
+        ("start warm-up", "end warm-up", "rotoscale", "retry", ...; "" for none)."""
+        buffer = ctypes.create_string_buffer(1024)
+        self._check(lib.vbmc_history_action(self._handle, int(iteration), buffer, len(buffer)))
+        return buffer.value.decode()
 
     def evaluations(self):
         """Every evaluation told, in order: a dict with "x" (n, dim), "log_joint" (n,) (non-finite
@@ -476,6 +511,7 @@ def diagnose(runs, seed=None):
 
 # The series of vbmc_history, in the header's order.
 HISTORY_SERIES = ("func_count", "elbo", "elbo_sd", "skl", "r_index", "components",
-                  "train_count", "gp_samples", "stable", "warmup")
+                  "train_count", "gp_samples", "stable", "warmup", "gp_output_scale",
+                  "gp_length_scale", "gp_noise_sd")
 
 from ._pyvbmc import VBMC, VariationalPosterior  # noqa: E402  (it builds on the classes above)

@@ -221,8 +221,12 @@ class VBMC:
     @property
     def iteration_history(self):
         """Per-iteration record (VBMCRun.history()): "iteration", "func_count", "elbo",
-        "elbo_sd", "skl", "r_index", "components", "train_count", ..."""
-        return self.run.history()
+        "elbo_sd", "skl", "r_index", "components", "train_count", "gp_output_scale", ...,
+        "action", and as PyVBMC "vp": each iteration's VariationalPosterior."""
+        history = self.run.history()
+        history["vp"] = [VariationalPosterior(self.run.history_posterior(i))
+                         for i in range(len(history["iteration"]))]
+        return history
 
     def plot_elbo(self, title=None):
         """The ELBO +- SD over the iterations (see VBMCRun.plot_elbo); returns the figure."""
