@@ -261,6 +261,14 @@ VBMC_API vbmc_status vbmc_pending_point(const vbmc *run, int i, double *x);
  * posterior's mean lies beyond the plausible box given, in widths of the box, in the transformed
  * space; above 1 the result is unreliable). "converged" is 1 only for a run
  * that was stable and whose result is reliable; vbmc_result_message says why not.
+ * A second estimate of the log evidence, beside the ELBO (which is a lower bound): "log_z_bbq" and
+ * "log_z_bbq_sd", doubly Bayesian quadrature (BBQ*, Osborne et al. 2012, sections 3-4) of the
+ * run's training set under the current posterior (after the run, the returned one): a GP on the
+ * likelihood re-weighted by a Gaussian twice as wide as the posterior, a GP on its log, the
+ * linearisation correction and the approximate marginalisation of the input scales; the SD is that
+ * of log Z by the delta method. Computed on each request (no evaluations, a fraction of a second
+ * for a few hundred points); NaN before the first iteration and when BBQ's mean of Z is not
+ * positive (its linearised model does not guarantee it; it happens for heavy-tailed posteriors).
  * The library's own time, in seconds, since this handle was created or loaded (not saved in
  * checkpoints; the host's time between calls is not counted): "time_<phase>" wall-clock and
  * "cpu_<phase>" CPU of the whole process (other busy threads of the host included), the phase one

@@ -5,6 +5,7 @@
 #include <limits>
 
 #include "acquisition/acq_fcn.hpp"
+#include "bq/kernel_integrals.hpp"
 #include "linalg/linalg.hpp"
 
 namespace libvbmc {
@@ -12,55 +13,33 @@ namespace libvbmc {
 VarianceReduction::VarianceReduction(const Gp& gp, const VariationalPosterior& vp) : vp_(vp) {
     const int dim = gp.dim;
     const int n = gp.data.size();
+    const Matrix s2 = vp_component_variances(vp);
     samples_.resize(gp.samples.size());
     for (size_t si = 0; si < gp.samples.size(); ++si) {
         const double* theta = gp.samples[si].theta.data();
+        const SeKernel kernel = se_kernel(theta + hyp::log_ell(0), theta[hyp::log_sf(dim)], dim);
         Sample& s = samples_[si];
         s.sn2 = std::exp(2.0 * theta[hyp::log_sn(dim)]);
         s.log_norm.assign(static_cast<size_t>(vp.k), 0.0);
         s.inv_tau2 = Matrix(vp.k, dim);
         for (int k = 0; k < vp.k; ++k) {
-            double log_norm = std::log(vp.w[k]) + 2.0 * theta[hyp::log_sf(dim)];
-            for (int d = 0; d < dim; ++d) {
-                const double ell2 = std::exp(2.0 * theta[hyp::log_ell(d)]);
-                const double scale = vp.sigma[k] * vp.lambda_of(k, d);
-                const double tau2 = scale * scale + ell2;
-                log_norm += 0.5 * std::log(ell2 / tau2);
-                s.inv_tau2(k, d) = 1.0 / tau2;
-            }
-            s.log_norm[k] = log_norm;
+            s.log_norm[k] = kernel_mean_log_norm_ratio(kernel, std::log(vp.w[k]), s2.row(k), dim, s.inv_tau2.row(k));
+            for (int d = 0; d < dim; ++d) s.inv_tau2(k, d) = 1.0 / s.inv_tau2(k, d);
         }
         std::vector<double> zq_train(static_cast<size_t>(n));
         prior_covariance(si, gp.data.x, zq_train.data());
         s.beta = zq_train;
         cholesky_solve(gp.samples[si].chol, s.beta.data());
-        const double prior_part = prior_integral_variance(vp, theta, dim);
+        double prior_part = 0.0;
+        for (int j = 0; j < vp.k; ++j)
+            for (int k = 0; k < vp.k; ++k)
+                prior_part += kernel_pair_mean_ratio(kernel, std::log(vp.w[j] * vp.w[k]), vp.mu.row(j), s2.row(j),
+                                                     vp.mu.row(k), s2.row(k), dim);
         double explained = 0.0;
         for (int i = 0; i < n; ++i) explained += s.beta[i] * zq_train[i];
         s.integral_var = prior_part - explained;
         s.integral_var_slack = 1e-9 * prior_part;
     }
-}
-
-// sum_jk w_j w_k E_{x~q_j, x'~q_k}[k(x, x')]: the prior variance of E_q f (header).
-double VarianceReduction::prior_integral_variance(const VariationalPosterior& vp, const double* theta, int dim) {
-    double total = 0.0;
-    for (int j = 0; j < vp.k; ++j) {
-        for (int k = 0; k < vp.k; ++k) {
-            double log_term = std::log(vp.w[j] * vp.w[k]) + 2.0 * theta[hyp::log_sf(dim)], r2 = 0.0;
-            for (int d = 0; d < dim; ++d) {
-                const double ell2 = std::exp(2.0 * theta[hyp::log_ell(d)]);
-                const double scale_j = vp.sigma[j] * vp.lambda_of(j, d);
-                const double scale_k = vp.sigma[k] * vp.lambda_of(k, d);
-                const double t2 = scale_j * scale_j + scale_k * scale_k + ell2;
-                const double dm = vp.mu(j, d) - vp.mu(k, d);
-                log_term += 0.5 * std::log(ell2 / t2);
-                r2 += dm * dm / t2;
-            }
-            total += std::exp(log_term - 0.5 * r2);
-        }
-    }
-    return total;
 }
 
 double VarianceReduction::reduction_bound(size_t si, double cov) const {
@@ -75,15 +54,8 @@ void VarianceReduction::prior_covariance(size_t si, const Matrix& xs, double* ou
     const Sample& s = samples_[si];
     const int dim = xs.cols;
     for (int j = 0; j < xs.rows; ++j) {
-        const double* x = xs.row(j);
         double sum = 0.0;
-        for (int k = 0; k < vp_.k; ++k) {
-            const double* mu = vp_.mu.row(k);
-            const double* inv_tau2 = s.inv_tau2.row(k);
-            double r2 = 0.0;
-            for (int d = 0; d < dim; ++d) r2 += (mu[d] - x[d]) * (mu[d] - x[d]) * inv_tau2[d];
-            sum += std::exp(s.log_norm[k] - 0.5 * r2);
-        }
+        for (int k = 0; k < vp_.k; ++k) sum += kernel_mean_at(s.log_norm[k], s.inv_tau2.row(k), vp_.mu.row(k), xs.row(j), dim);
         out[j] = sum;
     }
 }

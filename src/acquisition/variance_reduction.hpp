@@ -16,6 +16,7 @@
 //   reduction(x) <= c^2 / (c^2 / Var[E_q f] + sn^2),
 //   Var[E_q f] = sum_jk w_j w_k sf^2 prod_d ell_d / t_jkd exp(-1/2 sum_d (mu_jd - mu_kd)^2 / t_jkd^2)
 //                - beta^T zq(X),   t_jkd^2 = sigma_j^2 lambda_jd^2 + sigma_k^2 lambda_kd^2 + ell_d^2.
+// zq and the prior part of Var[E_q f] are the integrals of bq/kernel_integrals.
 #pragma once
 #include <vector>
 
@@ -53,8 +54,6 @@ private:
         double integral_var = 0.0;     // Var[E_q f]
         double integral_var_slack = 0.0;  // rounding allowance of integral_var (relative to its prior part)
     };
-    static double prior_integral_variance(const VariationalPosterior& vp, const double* theta, int dim);
-
     const VariationalPosterior& vp_;
     std::vector<Sample> samples_;
 };

@@ -7,11 +7,13 @@
 // and its posterior variance sum_jk w_j w_k J_jk with
 //   J_jk = sf^2 prod_d (ell_d / tau_jkd) exp(-1/2 sum_d (mu_jd - mu_kd)^2 / tau_jkd^2) - z_j^T (K+N)^{-1} z_k,
 //   tau_jkd^2 = sigma_j^2 lambda_jd^2 + sigma_k^2 lambda_kd^2 + ell_d^2.
+// z_kn and the first term of J_jk are the kernel-mean and kernel-pair integrals of bq/kernel_integrals.
 #include "elbo/expected_log_joint.hpp"
 
 #include <cfloat>
 #include <cmath>
 
+#include "bq/kernel_integrals.hpp"
 #include "linalg/linalg.hpp"
 #include "util/error.hpp"
 
@@ -21,25 +23,24 @@ namespace {
 
 // Per-sample quantities of one hyperparameter vector.
 struct SampleHyp {
-    std::vector<double> ell, xm, inv_omega2;
-    double ln_sf2 = 0.0, sum_ln_ell = 0.0, m0 = 0.0;
+    SeKernel kernel;
+    std::vector<double> xm, inv_omega2;
+    double m0 = 0.0;
 };
 
 SampleHyp unpack_hyp(const std::vector<double>& theta, int dim) {
     SampleHyp h;
-    h.ell.resize(dim);
+    h.kernel = se_kernel(theta.data() + hyp::log_ell(0), theta[hyp::log_sf(dim)], dim);
     h.xm.resize(dim);
     h.inv_omega2.resize(dim);
     for (int d = 0; d < dim; ++d) {
-        h.ell[d] = std::exp(theta[hyp::log_ell(d)]);
-        h.sum_ln_ell += theta[hyp::log_ell(d)];
         h.xm[d] = theta[hyp::xm(dim, d)];
         h.inv_omega2[d] = std::exp(-2.0 * theta[hyp::log_omega(dim, d)]);
     }
-    h.ln_sf2 = 2.0 * theta[hyp::log_sf(dim)];
     h.m0 = theta[hyp::m0(dim)];
     return h;
 }
+
 
 }  // namespace
 
@@ -59,7 +60,8 @@ void expected_log_joint(const VariationalPosterior& vp, const Gp& gp, bool want_
     std::vector<double> value_s(n_samples, 0.0), variance_s(n_samples, 0.0);
     std::vector<double> grad_sum;
     if (want_grad) grad_sum.assign(theta_size, 0.0);
-    std::vector<double> tau(dim), inv_tau(dim), inv_tau2(dim), a1(dim), a2(dim), i_k(k_count);
+    std::vector<double> tau2(dim), inv_tau(dim), inv_tau2(dim), a1(dim), a2(dim), i_k(k_count);
+    const Matrix s2 = vp_component_variances(vp);
     Matrix z;  // n x k: z(n, k) = E_{q_k}[k(x, x_n)]
     if (want_variance) z = Matrix(n, k_count);
 
@@ -71,14 +73,10 @@ void expected_log_joint(const VariationalPosterior& vp, const Gp& gp, bool want_
         for (int k = 0; k < k_count; ++k) {
             const double sigma = vp.sigma[k];
             const double* mu = vp.mu.row(k);
-            double ln_norm = h.ln_sf2 + h.sum_ln_ell;
+            const double ln_norm = kernel_mean_log_norm(h.kernel, s2.row(k), dim, tau2.data());
             for (int d = 0; d < dim; ++d) {
-                const double scale = sigma * vp.lambda_of(k, d);
-                const double t2 = scale * scale + h.ell[d] * h.ell[d];
-                tau[d] = std::sqrt(t2);
-                inv_tau[d] = 1.0 / tau[d];
-                inv_tau2[d] = 1.0 / t2;
-                ln_norm -= std::log(tau[d]);
+                inv_tau[d] = 1.0 / std::sqrt(tau2[d]);
+                inv_tau2[d] = 1.0 / tau2[d];
                 a1[d] = 0.0;
                 a2[d] = 0.0;
             }
@@ -86,12 +84,7 @@ void expected_log_joint(const VariationalPosterior& vp, const Gp& gp, bool want_
             double a0 = 0.0;
             for (int i = 0; i < n; ++i) {
                 const double* x = gp.data.x.row(i);
-                double r2 = 0.0;
-                for (int d = 0; d < dim; ++d) {
-                    const double diff = mu[d] - x[d];
-                    r2 += diff * diff * inv_tau2[d];
-                }
-                const double zi = std::exp(ln_norm - 0.5 * r2);
+                const double zi = kernel_mean_at(ln_norm, inv_tau2.data(), mu, x, dim);
                 if (want_variance) z(i, k) = zi;
                 const double az = alpha[i] * zi;
                 a0 += az;
@@ -138,16 +131,8 @@ void expected_log_joint(const VariationalPosterior& vp, const Gp& gp, bool want_
             double var = 0.0;
             for (int k = 0; k < k_count; ++k) {
                 for (int j = 0; j <= k; ++j) {
-                    double ln_norm = h.ln_sf2 + h.sum_ln_ell, r2 = 0.0;
-                    for (int d = 0; d < dim; ++d) {
-                        const double scale_j = vp.sigma[j] * vp.lambda_of(j, d);
-                        const double scale_k = vp.sigma[k] * vp.lambda_of(k, d);
-                        const double t2 = scale_j * scale_j + scale_k * scale_k + h.ell[d] * h.ell[d];
-                        const double dm = vp.mu(j, d) - vp.mu(k, d);
-                        ln_norm -= 0.5 * std::log(t2);
-                        r2 += dm * dm / t2;
-                    }
-                    const double j_jk = std::exp(ln_norm - 0.5 * r2) - vtv(j, k);
+                    const double j_jk =
+                        kernel_pair_mean(h.kernel, vp.mu.row(j), s2.row(j), vp.mu.row(k), s2.row(k), dim) - vtv(j, k);
                     if (j == k)
                         var += vp.w[k] * vp.w[k] * std::max(DBL_EPSILON, j_jk);
                     else

@@ -322,9 +322,22 @@ double Run::stat(const std::string& name) const {
         const LogEvidence evidence = log_evidence(snapshot.vp, posterior_surrogate().build());
         return name == "log_z" ? evidence.log_z : evidence.log_z_sd;
     }
+    if (name == "log_z_bbq") return bbq_of_posterior().log_z;
+    if (name == "log_z_bbq_sd") return bbq_of_posterior().log_z_sd;
     double seconds = 0.0;
     if (phase_time_stat(times_, name, seconds)) return seconds;
     throw_error(Code::arg, "unknown statistic \"" + name + "\"");
+}
+
+BbqResult Run::bbq_of_posterior() const {
+    constexpr uint64_t kCandidateSeed = 0x5eedbb9ULL;  // BBQ's Delta candidates; fixed, so a stat read twice agrees
+    if (!has_posterior()) return {NAN, NAN};
+    try {
+        return bbq_estimate(posterior_surrogate().data, bbq_measure(posterior().vp), kCandidateSeed);
+    } catch (const Error& e) {
+        if (e.code() != Code::numeric) throw;
+        return {NAN, NAN};
+    }
 }
 
 std::string Run::result_message() const {

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "acquisition/acq_settings.hpp"
+#include "bq/bbq.hpp"
 #include "gp/gp.hpp"
 #include "gp/surrogate_record.hpp"
 #include "elbo/vp_optim_settings.hpp"
@@ -75,6 +76,9 @@ public:
     // to (vbmc_history_posterior); 0 <= i < history().size().
     PosteriorSnapshot history_posterior(int i) const;
     SurrogateRecord history_surrogate(int i) const;
+    // BBQ's log evidence and its SD (bq/bbq.hpp) from the posterior's surrogate training set and
+    // vp; NaN before there is a posterior and when BBQ's linearised mean of Z is not positive.
+    BbqResult bbq_of_posterior() const;
     void set_log_sink(LogSink sink) { log_ = std::move(sink); }
     const Settings& settings() const { return settings_; }
 

@@ -111,6 +111,16 @@ void vp_sample(const VariationalPosterior& vp, int n, Rng& rng, Matrix& out,
     }
 }
 
+Matrix vp_component_variances(const VariationalPosterior& vp) {
+    Matrix s2(vp.k, vp.dim);
+    for (int k = 0; k < vp.k; ++k)
+        for (int d = 0; d < vp.dim; ++d) {
+            const double scale = vp.sigma[k] * vp.lambda_of(k, d);
+            s2(k, d) = scale * scale;
+        }
+    return s2;
+}
+
 void vp_moments(const VariationalPosterior& vp, std::vector<double>& mean, Matrix& cov) {
     const int dim = vp.dim;
     mean.assign(dim, 0.0);

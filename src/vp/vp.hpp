@@ -50,6 +50,9 @@ double vp_log_pdf_gradient(const VariationalPosterior& vp, const double* x, doub
 void vp_sample(const VariationalPosterior& vp, int n, Rng& rng, Matrix& out,
                std::vector<int>* component = nullptr);
 
+// Per component k the variances (sigma_k lambda_kd)^2 of its coordinates, k x dim.
+Matrix vp_component_variances(const VariationalPosterior& vp);
+
 // Mean (dim) and covariance (dim x dim) of the mixture.
 void vp_moments(const VariationalPosterior& vp, std::vector<double>& mean, Matrix& cov);
 
