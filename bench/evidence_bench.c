@@ -4,8 +4,8 @@
  *   evidence_bench --problem NAME --post FILE --seed S --out FILE
  *
  * FILE is a posterior saved by vbmc_bench --save-post. Appends one JSON line with the true log
- * evidence (lml), the ELBO and its SD, the estimate log_z and its SD, and the wall and CPU time of
- * the estimate. Exit code 0, 1 on a usage error, 2 if the library failed. */
+ * evidence (lml), the ELBO and its SD, the estimate log_z and its SD with the wall and CPU time of
+ * the estimate, and BBQ's (vbmc_post_log_evidence_bbq; null when BBQ gives none) with its CPU time. Exit code 0, 1 on a usage error, 2 if the library failed. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -64,6 +64,7 @@ int main(int argc, char **argv) {
     }
     vbmc_post *post = NULL;
     double elbo = NAN, elbo_sd = NAN, log_z = NAN, log_z_sd = NAN, wall = NAN, cpu = NAN;
+    double bbq = NAN, bbq_sd = NAN, bbq_cpu = NAN;
     const char *failed = NULL;
     vbmc_status status = vbmc_post_load(&post, a.post_path);
     if (status < 0) failed = "vbmc_post_load";
@@ -74,6 +75,12 @@ int main(int argc, char **argv) {
         wall = seconds(CLOCK_MONOTONIC) - wall0;
         cpu = seconds(CLOCK_PROCESS_CPUTIME_ID) - cpu0;
         if (status < 0) failed = "vbmc_post_log_evidence";
+    }
+    if (!failed) {
+        const double cpu0 = seconds(CLOCK_PROCESS_CPUTIME_ID);
+        status = vbmc_post_log_evidence_bbq(post, &bbq, &bbq_sd);
+        bbq_cpu = seconds(CLOCK_PROCESS_CPUTIME_ID) - cpu0;
+        if (status < 0) failed = "vbmc_post_log_evidence_bbq";
     }
     json_out line;
     json_init(&line);
@@ -92,6 +99,9 @@ int main(int argc, char **argv) {
     json_key(&line, "log_z_sd"); json_double(&line, log_z_sd);
     json_key(&line, "log_z_wall_s"); json_double(&line, wall);
     json_key(&line, "log_z_cpu_s"); json_double(&line, cpu);
+    json_key(&line, "log_z_bbq"); json_double(&line, bbq);
+    json_key(&line, "log_z_bbq_sd"); json_double(&line, bbq_sd);
+    json_key(&line, "log_z_bbq_cpu_s"); json_double(&line, bbq_cpu);
     json_end_object(&line);
     json_end_line(&line);
     FILE *out = strcmp(a.out_path, "-") == 0 ? stdout : fopen(a.out_path, "a");

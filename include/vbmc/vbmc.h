@@ -433,6 +433,13 @@ VBMC_API vbmc_status vbmc_post_elbo(const vbmc_post *post, double *elbo, double 
  * Errors: VBMC_E_ARG (NULL or dead post), VBMC_E_NUMERIC (the surrogate cannot be factorised). */
 VBMC_API vbmc_status vbmc_post_log_evidence(const vbmc_post *post, double *log_z, double *log_z_sd);
 
+/* BBQ's log evidence of the snapshot, what vbmc_stat "log_z_bbq" / "log_z_bbq_sd" give for a run's
+ * current posterior (see there): from the surrogate's training set and the mixture, no new
+ * evaluations; NaN for both when BBQ's mean of Z is not positive. A function of the snapshot (a
+ * loaded snapshot gives bitwise the same). Either pointer may be NULL.
+ * Errors: VBMC_E_ARG (NULL or dead post). */
+VBMC_API vbmc_status vbmc_post_log_evidence_bbq(const vbmc_post *post, double *log_z, double *log_z_sd);
+
 /* n draws in the original (bounded) space into x[n*dim], from a generator seeded with seed (the
  * same seed gives the same draws). n == 0 does nothing (x may then be NULL). Errors: VBMC_E_ARG. */
 VBMC_API vbmc_status vbmc_post_sample(const vbmc_post *post, size_t n, uint64_t seed, double *x);

@@ -3,6 +3,7 @@
 #include <cstring>
 
 #include "api/handles.hpp"
+#include "bq/bbq.hpp"
 #include "evidence/importance_evidence.hpp"
 #include "io/file_format.hpp"
 #include "post/divergence.hpp"
@@ -107,6 +108,15 @@ VBMC_API vbmc_status vbmc_post_log_evidence(const vbmc_post* post, double* log_z
         const LogEvidence evidence = log_evidence(object.posterior.vp, object.surrogate.build());
         if (log_z) *log_z = evidence.log_z;
         if (log_z_sd) *log_z_sd = evidence.log_z_sd;
+        return VBMC_OK;
+    });
+}
+
+VBMC_API vbmc_status vbmc_post_log_evidence_bbq(const vbmc_post* post, double* log_z, double* log_z_sd) {
+    return on_post_object(post, [&](const PostObject& object) {
+        const BbqResult bbq = bbq_log_evidence(object.surrogate.data, object.posterior.vp);
+        if (log_z) *log_z = bbq.log_z;
+        if (log_z_sd) *log_z_sd = bbq.log_z_sd;
         return VBMC_OK;
     });
 }

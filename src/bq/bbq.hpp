@@ -75,4 +75,9 @@ struct BbqResult {
 // model does not guarantee it, paper footnote 6).
 BbqResult bbq_estimate(const GpData& data, const BbqMeasure& p, uint64_t seed);
 
+// BBQ's log evidence of a posterior and the training set of its surrogate (vbmc_stat "log_z_bbq",
+// vbmc_post_log_evidence_bbq): bbq_estimate with bbq_measure(vp) and a fixed candidate seed, so
+// two reads agree; NaN for both when the mean of Z~ is not positive.
+BbqResult bbq_log_evidence(const GpData& data, const VariationalPosterior& vp);
+
 }  // namespace libvbmc

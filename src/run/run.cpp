@@ -330,14 +330,9 @@ double Run::stat(const std::string& name) const {
 }
 
 BbqResult Run::bbq_of_posterior() const {
-    constexpr uint64_t kCandidateSeed = 0x5eedbb9ULL;  // BBQ's Delta candidates; fixed, so a stat read twice agrees
     if (!has_posterior()) return {NAN, NAN};
-    try {
-        return bbq_estimate(posterior_surrogate().data, bbq_measure(posterior().vp), kCandidateSeed);
-    } catch (const Error& e) {
-        if (e.code() != Code::numeric) throw;
-        return {NAN, NAN};
-    }
+    const PosteriorSnapshot snapshot = posterior();
+    return bbq_log_evidence(posterior_surrogate().data, snapshot.vp);
 }
 
 std::string Run::result_message() const {

@@ -1,6 +1,10 @@
 /* vbmc_stat "log_z_bbq" / "log_z_bbq_sd": NaN before the first iteration, BBQ's log evidence of a
- * 2-D Gaussian target (known exactly) after a run, the same value when read twice. */
+ * 2-D Gaussian target (known exactly) after a run, the same value when read twice, and from the
+ * run's posterior snapshot (vbmc_post_log_evidence_bbq), also after a save and load. */
+#define _POSIX_C_SOURCE 200809L
 #include <math.h>
+#include <stdlib.h>
+#include <unistd.h>
 
 #include <vbmc/vbmc.h>
 
@@ -33,6 +37,24 @@ static void test_bbq_stat(void **state) {
     assert_true(value == again);
     assert_true(sd > 0.0);
     assert_close(value, log_z_true, 0.05);
+    /* The snapshot gives the same, also after a save and load. */
+    vbmc_post *post = NULL, *loaded = NULL;
+    double post_value = NAN, post_sd = NAN, loaded_value = NAN;
+    assert_int_equal(vbmc_posterior(run, &post), VBMC_OK);
+    assert_int_equal(vbmc_post_log_evidence_bbq(post, &post_value, &post_sd), VBMC_OK);
+    assert_true(post_value == value && post_sd == sd);
+    char path[] = "/tmp/vbmc_bbq_XXXXXX";
+    const int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    close(fd);
+    assert_int_equal(vbmc_post_save(post, path), VBMC_OK);
+    assert_int_equal(vbmc_post_load(&loaded, path), VBMC_OK);
+    unlink(path);
+    assert_int_equal(vbmc_post_log_evidence_bbq(loaded, &loaded_value, NULL), VBMC_OK);
+    assert_true(loaded_value == value);
+    assert_int_equal(vbmc_post_log_evidence_bbq(NULL, &loaded_value, NULL), VBMC_E_ARG);
+    vbmc_post_destroy(loaded);
+    vbmc_post_destroy(post);
     vbmc_destroy(run);
 }
 
