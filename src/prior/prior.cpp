@@ -11,16 +11,22 @@ namespace {
 const char* const kNotBoth = "a prior is either per coordinate (vbmc_set_prior) or a callback (vbmc_set_prior_fn), not both";
 }
 
+void Prior::require_source_allowed(Source wanted) const {
+    if (wanted == Source::coordinates && source_ == Source::callback)
+        throw_error(Code::state, std::string("the run has a prior callback: ") + kNotBoth);
+    if (wanted == Source::callback && source_ == Source::coordinates)
+        throw_error(Code::state, std::string("the run has per-coordinate priors: ") + kNotBoth);
+}
+
 void Prior::set_coordinate(int coord, const CoordinatePrior& prior) {
-    if (source_ == Source::callback) throw_error(Code::state, std::string("the run has a prior callback: ") + kNotBoth);
+    require_source_allowed(Source::coordinates);
     source_ = Source::coordinates;
     coordinates_[static_cast<size_t>(coord)] = prior;
     given_[static_cast<size_t>(coord)] = true;
 }
 
 void Prior::set_callback(Callback callback) {
-    if (source_ == Source::coordinates)
-        throw_error(Code::state, std::string("the run has per-coordinate priors: ") + kNotBoth);
+    require_source_allowed(Source::callback);
     source_ = Source::callback;
     callback_ = std::move(callback);
 }

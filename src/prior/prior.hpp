@@ -27,6 +27,8 @@ public:
     bool given() const { return source_ != Source::none; }
     // A callback prior whose function was lost with a checkpoint.
     bool callback_missing() const { return source_ == Source::callback && !callback_; }
+    // Throws Error(state) if the prior is of the other source (per-coordinate priors and a callback exclude each other).
+    void require_source_allowed(Source wanted) const;
     // Throws Error(state) if the run has a callback prior.
     void set_coordinate(int coord, const CoordinatePrior& prior);
     // Throws Error(state) if the run has per-coordinate priors.

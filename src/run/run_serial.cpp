@@ -71,6 +71,7 @@ Run Run::read(Reader& in) {
     run.given_pub_x_ = in.doubles();
     for (const std::vector<double>* box : {&run.plb_x_, &run.pub_x_, &run.given_plb_x_, &run.given_pub_x_})
         if (static_cast<int>(box->size()) != dim) throw_error(Code::format, "the plausible box has the wrong dimension");
+    run.prior_ = Prior(dim);
     run.plb_z_ = in.doubles();
     run.pub_z_ = in.doubles();
     run.lb_search_ = in.doubles();
