@@ -2,7 +2,8 @@
  * with the prior set asks the same points and ends with the same posterior, bitwise, as the same
  * run told the log joints log likelihood + vbmc_log_prior; the callback path through vbmc_run;
  * points outside the prior's support, a callback's NaN, the record of both parts, the display
- * line, and every error path with its message (tell before prior, incomplete priors, mixing). */
+ * line, every error path with its message (tell before prior, incomplete priors, mixing), and
+ * checkpoints (per-coordinate priors kept, a callback set again after loading). */
 #define _POSIX_C_SOURCE 200809L
 #include <math.h>
 #include <stdio.h>
@@ -285,6 +286,97 @@ static void test_when_a_prior_may_be_given(void **state) {
     vbmc_destroy(run);
 }
 
+/* Checkpoints keep per-coordinate priors and both parts of every evaluation: the loaded run
+ * continues bitwise as the original. A callback is not saved: the loaded run refuses tells until
+ * vbmc_set_prior_fn sets it again, which it then allows despite the tells; a run saved without a
+ * callback does not allow it. */
+static vbmc *saved_and_loaded(const vbmc *run, const char *name) {
+    char path[96];
+    snprintf(path, sizeof path, "test_prior.%s.%ld", name, (long)getpid());
+    assert_int_equal(vbmc_save(run, path), VBMC_OK);
+    vbmc *loaded = NULL;
+    assert_int_equal(vbmc_load(&loaded, path), VBMC_OK);
+    remove(path);
+    return loaded;
+}
+
+static void test_checkpoints_keep_the_prior(void **state) {
+    (void)state;
+    vbmc *run = new_run(BOUNDED_LB, BOUNDED_UB, "off");
+    const double trap[4] = {-3, -1, 1.5, 3}, logn[2] = {0.2, 0.7};
+    assert_int_equal(vbmc_set_prior(run, 0, "spline_trapezoidal", trap, 4), VBMC_OK);
+    assert_int_equal(vbmc_set_prior(run, 1, "lognormal", logn, 2), VBMC_OK);
+    double x[DIM], y[DIM];
+    for (int i = 0; i < 12 && vbmc_ask(run, x) == VBMC_OK; ++i)
+        assert_int_equal(vbmc_tell(run, x, log_likelihood(x), 0.0), VBMC_OK);
+    vbmc *loaded = saved_and_loaded(run, "coordinates");
+    assert_true(stat(loaded, "has_prior") == 1.0);
+    double a = 0.0, b = 1.0;
+    const double at[DIM] = {-2.0, 0.4};
+    assert_int_equal(vbmc_log_prior(run, at, &a), VBMC_OK);
+    assert_int_equal(vbmc_log_prior(loaded, at, &b), VBMC_OK);
+    assert_true(a == b);
+    expect(vbmc_set_prior(loaded, 0, "spline_trapezoidal", trap, 4), VBMC_E_STATE, loaded, "this run has been told 12 values");
+    for (;;) {
+        const vbmc_status sa = vbmc_ask(run, x), sb = vbmc_ask(loaded, y);
+        assert_int_equal(sa, sb);
+        if (sa == VBMC_DONE) break;
+        assert_memory_equal(x, y, sizeof x);
+        assert_int_equal(vbmc_tell(run, x, log_likelihood(x), 0.0), VBMC_OK);
+        assert_int_equal(vbmc_tell(loaded, y, log_likelihood(y), 0.0), VBMC_OK);
+    }
+    double lla[BUDGET], llb[BUDGET], lpa[BUDGET], lpb[BUDGET];
+    assert_int_equal(vbmc_evaluations_prior(run, BUDGET, lla, lpa), VBMC_OK);
+    assert_int_equal(vbmc_evaluations_prior(loaded, BUDGET, llb, lpb), VBMC_OK);
+    assert_memory_equal(lla, llb, sizeof lla);
+    assert_memory_equal(lpa, lpb, sizeof lpa);
+    assert_true(stat(run, "elbo") == stat(loaded, "elbo"));
+    vbmc_destroy(run);
+    vbmc_destroy(loaded);
+}
+
+static void test_a_callback_is_set_again_after_load(void **state) {
+    (void)state;
+    prior_state s = {0, 1, 0.0};
+    vbmc *run = new_run(NULL, NULL, "off");
+    assert_int_equal(vbmc_set_prior_fn(run, callback_prior, &s), VBMC_OK);
+    double x[DIM];
+    for (int i = 0; i < 3; ++i) {
+        assert_int_equal(vbmc_ask(run, x), VBMC_OK);
+        assert_int_equal(vbmc_tell(run, x, log_likelihood(x), 0.0), VBMC_OK);
+    }
+    assert_int_equal(vbmc_ask(run, x), VBMC_OK); /* saved pending */
+    vbmc *loaded = saved_and_loaded(run, "callback");
+    assert_true(stat(loaded, "has_prior") == 1.0);
+    double lp = 0.0;
+    expect(vbmc_tell(loaded, x, log_likelihood(x), 0.0), VBMC_E_STATE, loaded,
+           "the run was saved with a prior callback, which a checkpoint cannot hold: call vbmc_set_prior_fn again after vbmc_load");
+    expect(vbmc_log_prior(loaded, x, &lp), VBMC_E_STATE, loaded, "call vbmc_set_prior_fn again after vbmc_load");
+    assert_true(stat(loaded, "func_count") == 3.0 && stat(loaded, "pending") == 1.0);
+    const double g[2] = {0, 1};
+    expect(vbmc_set_prior(loaded, 0, "gaussian", g, 2), VBMC_E_STATE, loaded, "vbmc_set_prior: a prior must be given before");
+    assert_int_equal(vbmc_set_prior_fn(loaded, callback_prior, &s), VBMC_OK);
+    assert_int_equal(vbmc_tell(loaded, x, log_likelihood(x), 0.0), VBMC_OK);
+    assert_int_equal(vbmc_tell(run, x, log_likelihood(x), 0.0), VBMC_OK);
+    /* Set, the callback is fixed again; the two runs go on alike. */
+    expect(vbmc_set_prior_fn(loaded, callback_prior, &s), VBMC_E_STATE, loaded, "this run has been told 4 values");
+    double a[4], b[4];
+    assert_int_equal(vbmc_evaluations(run, 4, NULL, a, NULL, NULL), VBMC_OK);
+    assert_int_equal(vbmc_evaluations(loaded, 4, NULL, b, NULL, NULL), VBMC_OK);
+    assert_memory_equal(a, b, sizeof a);
+    vbmc_destroy(loaded);
+    vbmc_destroy(run);
+    /* A run saved without a prior takes no callback after its tells. */
+    run = new_run(NULL, NULL, "off");
+    assert_int_equal(vbmc_ask(run, x), VBMC_OK);
+    assert_int_equal(vbmc_tell(run, x, log_likelihood(x), 0.0), VBMC_OK);
+    loaded = saved_and_loaded(run, "none");
+    assert_true(stat(loaded, "has_prior") == 0.0);
+    expect(vbmc_set_prior_fn(loaded, callback_prior, &s), VBMC_E_STATE, loaded, "this run has been told 1 value");
+    vbmc_destroy(loaded);
+    vbmc_destroy(run);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_prior_equals_told_log_joint),
@@ -292,6 +384,8 @@ int main(void) {
         cmocka_unit_test(test_outside_support_and_bad_callback_values),
         cmocka_unit_test(test_invalid_priors_are_refused),
         cmocka_unit_test(test_when_a_prior_may_be_given),
+        cmocka_unit_test(test_checkpoints_keep_the_prior),
+        cmocka_unit_test(test_a_callback_is_set_again_after_load),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
