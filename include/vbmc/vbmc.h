@@ -2,7 +2,8 @@
  * libvbmc — Variational Bayesian Monte Carlo behind a C99 ask-tell interface.
  *
  * The host program asks for the next point, evaluates its log joint (log likelihood + log prior)
- * however it likes, and tells the value back. From those evaluations the library builds a
+ * however it likes, and tells the value back; or, given the prior (vbmc_set_prior), it tells the
+ * log likelihood and the library adds the log prior. From those evaluations the library builds a
  * Gaussian-process surrogate of the log joint and a mixture-of-Gaussians variational posterior,
  * and returns the posterior (sample it, evaluate its density, read its moments) together with a
  * lower bound on the log model evidence (the ELBO). Algorithm: Acerbi (2018), NeurIPS.
@@ -174,6 +175,10 @@ VBMC_API vbmc_status vbmc_create(vbmc **out, int dim, const double *x0, const do
  *             first posterior starts at x0, and the locating stage does not run (previous located
  *             the posterior's mass). 0 (a changed model): nothing is re-used; the new run asks
  *             its initial design in the new plausible box and locates as option locate says.
+ * Prior: the new run has previous's prior (vbmc_set_prior, or the callback of vbmc_set_prior_fn
+ * with its userdata), so the values told to it are of the same kind; re-used evaluations keep
+ * their told value and log prior (vbmc_evaluations_prior). With reuse_evaluations = 0 the prior may
+ * be changed before the first tell (per coordinate; a callback replaces nothing of the other kind).
  * Budget: max_fun_evals (and min_fun_evals) count only the evaluations told to the new run; the
  * re-used ones are stat "reused_count" and are included in stat "func_count", in vbmc_history's
  * "func_count" and in vbmc_evaluations. *out is owned by the caller (vbmc_destroy); on error it is
@@ -212,7 +217,11 @@ VBMC_API int vbmc_dim(const vbmc *run);
 VBMC_API vbmc_status vbmc_ask(vbmc *run, double *x);
 
 /* Tell the log joint (log likelihood + log prior) at a pending point x[dim], bitwise the x that
- * vbmc_ask returned. log_joint_sd: 0 for an exact target, > 0 the noise SD of a noisy estimate.
+ * vbmc_ask returned; when the run has a prior (vbmc_set_prior, vbmc_set_prior_fn), the log
+ * likelihood instead: the run adds the log prior at x to form the log joint (the checks below
+ * apply to the value told; the sum must not exceed 1e150 either). A point where the log prior is
+ * -INFINITY (outside its support) records a failed evaluation, as a non-finite value does.
+ * log_joint_sd: 0 for an exact target, > 0 the noise SD of a noisy estimate.
  * A non-finite log_joint records a failed evaluation: counted against the budget and kept in the
  * history, never given to the surrogate. A value more than 1e6 below the best told so far (a
  * penalty such as -1e300) reaches the surrogate as best - 1e6. The tell that completes an
@@ -221,8 +230,10 @@ VBMC_API vbmc_status vbmc_ask(vbmc *run, double *x);
  * the next vbmc_ask retries it. With max_pending > 1 the run may finish while points are
  * pending: their values are still accepted and kept in the history (func_count, checkpoints) but
  * no longer change the final posterior.
- * Errors: VBMC_E_ARG (NULL, NaN in x, SD negative, non-finite or above 1e150, log_joint above 1e150),
- * VBMC_E_STATE (x is not pending); after these nothing was recorded. VBMC_E_IO: the value was
+ * Errors: VBMC_E_ARG (NULL, NaN in x, SD negative, non-finite or above 1e150, log_joint above 1e150,
+ * the prior callback returned NaN, +INFINITY or more than 1e150 at x), VBMC_E_STATE (x is not
+ * pending; some coordinates have no prior; a prior callback not set again after vbmc_load); after
+ * these nothing was recorded and x stays pending. VBMC_E_IO: the value was
  * recorded but the automatic checkpoint (option checkpoint_file) could not be written. */
 VBMC_API vbmc_status vbmc_tell(vbmc *run, const double *x, double log_joint, double log_joint_sd);
 
@@ -249,7 +260,8 @@ VBMC_API vbmc_status vbmc_pending_point(const vbmc *run, int i, double *x);
  * option retry_max_fun_evals once the run has retried), "retried" (0/1: the run spent max_fun_evals
  * without converging and went on with retry_max_fun_evals more evaluations, at most once; that
  * iteration's action is "retry"), "locating" (0/1: the locating stage is running), "locate_evals"
- * (evaluations it asked for), "reused_count" (evaluations re-used from the previous run of
+ * (evaluations it asked for), "has_prior" (0/1: a prior was given, so the values told are log
+ * likelihoods), "reused_count" (evaluations re-used from the previous run of
  * vbmc_create_warm: included in "func_count", not counted against max_fun_evals). "elbo"/"elbo_sd"
  * are NaN before the first iteration. "log_z" and "log_z_sd": vbmc_post_log_evidence of
  * vbmc_posterior's snapshot, computed on each request (NaN before the first iteration).
@@ -286,6 +298,67 @@ VBMC_API vbmc_status vbmc_stat(const vbmc *run, const char *name, double *value)
  * no evaluation ..."); "" while the run is going on or for a NULL or invalid run. Owned by the
  * run, valid until its next call. */
 VBMC_API const char *vbmc_result_message(const vbmc *run);
+
+/* ---------------------------------------------------------------------------------------------
+ * Priors
+ *
+ * By default the values told are log joints. A prior given to the run turns them into log
+ * likelihoods: the run adds the log prior at each told point (vbmc_tell, vbmc_tell_extra, and so
+ * the drivers and every binding) to form the log joint it models, keeps both parts in its record
+ * (vbmc_evaluations_prior), and its ELBO bounds the log evidence of likelihood times prior. A prior
+ * is given after vbmc_create and before the first value is told (VBMC_E_STATE afterwards): one
+ * ready-made prior per coordinate, independent (vbmc_set_prior, for every coordinate before the
+ * first tell), or one callback for the whole prior (vbmc_set_prior_fn); not both. Checkpoints keep
+ * per-coordinate priors. A callback cannot be saved: a run loaded from a checkpoint saved with one
+ * refuses tells (VBMC_E_STATE) until vbmc_set_prior_fn sets it again. With display "iter" the
+ * iteration table starts with a line naming the prior.
+ * ------------------------------------------------------------------------------------------- */
+
+/* A log prior density callback: log p(x) at x[dim] (-INFINITY outside its support). */
+typedef double (*vbmc_log_prior_fn)(const double *x, void *userdata);
+
+/* The prior of coordinate coord (0-based): kind one of "gaussian" (mu, sigma), "student_t" (mu, sigma, nu),
+ * "uniform" (a, b), "smoothbox" (a, b, sigma), "trapezoidal" (a, u, v, b), "spline_trapezoidal" (a, u, v, b),
+ * "lognormal" (mu, sigma of log x); params[n_params]. The densities, each normalised on the real
+ * line (PyVBMC's pyvbmc.priors and scipy.stats):
+ *   gaussian            N(mu, sigma^2)
+ *   student_t           Student's t with nu degrees of freedom, location mu, scale sigma
+ *   uniform             1 / (b - a) on [a, b] (UniformBox)
+ *   smoothbox           flat on [a, b] with Gaussian tails of SD sigma outside, height
+ *                       1 / (b - a + sqrt(2 pi) sigma) (SmoothBox)
+ *   trapezoidal         flat on [u, v], linear ramps down to 0 at a and b, height 2 / (b - a + v - u)
+ *                       (Trapezoidal)
+ *   spline_trapezoidal  the same with cubic ramps 3 z^2 - 2 z^3 at fraction z of a ramp, flat where
+ *                       they meet the plateau and the bounds (SplineTrapezoidal)
+ *   lognormal           log x ~ N(mu, sigma^2) for x > 0 (scipy.stats.lognorm(sigma, scale=e^mu))
+ * Rules: n_params as listed; every parameter finite; sigma > 0, nu > 0; a < b; a <= u <= v <= b (a
+ * ramp or the plateau may be empty, unlike PyVBMC's strict order); a width and scale whose log
+ * density stays finite. Against the hard bounds of vbmc_create: uniform and both trapezoids need
+ * lb[coord] = a and ub[coord] = b exactly (the target is undefined outside their support, and prior
+ * mass beyond the bounds would be lost); a log-normal needs lb[coord] >= 0. Priors of unbounded
+ * support accept any bounds and are not renormalised to them: the ELBO then bounds the evidence of
+ * the prior restricted to the bounds. Setting a coordinate again replaces its prior.
+ * Errors: VBMC_E_ARG (NULL run or kind, unknown kind, coord outside [0, dim), NULL params, a rule
+ * broken: the message names the coordinate, the value and the rule), VBMC_E_STATE (a value has been
+ * told; the run has a prior callback). */
+VBMC_API vbmc_status vbmc_set_prior(vbmc *run, int coord, const char *kind, const double *params, int n_params);
+
+/* The whole prior as a callback (instead of per-coordinate priors): fn(x, userdata) returns log p(x)
+ * at x[dim] in the original space, -INFINITY outside the prior's support. The run calls it once for
+ * each value told, on the thread that tells it (with vbmc_run_threads, the calling thread), and in
+ * vbmc_log_prior; it must not throw or longjmp. A value of NaN, +INFINITY or above 1e150 fails that
+ * call with VBMC_E_ARG. An unnormalised prior shifts the ELBO by its missing log constant. Neither
+ * pointer is saved in checkpoints. Errors: VBMC_E_ARG (NULL run or fn), VBMC_E_STATE (the run has
+ * per-coordinate priors; a value has been told, unless the run was loaded from a checkpoint saved
+ * with a prior callback: this call then sets that callback again). */
+VBMC_API vbmc_status vbmc_set_prior_fn(vbmc *run, vbmc_log_prior_fn fn, void *userdata);
+
+/* The log prior the run uses, at x[dim]. The sum of the per-coordinate log densities or the
+ * callback's value at any finite x (original space, inside the hard bounds or not) into
+ * *log_prior. Errors: VBMC_E_ARG (NULL argument, x not finite, the callback returned NaN, +INFINITY
+ * or more than 1e150), VBMC_E_STATE (the run has no prior; a coordinate has none; a prior callback
+ * not set again after vbmc_load). */
+VBMC_API vbmc_status vbmc_log_prior(const vbmc *run, const double *x, double *log_prior);
 
 /* ---------------------------------------------------------------------------------------------
  * Drivers: loops over the calls above for a log joint that is a C function. Built on the public
@@ -338,12 +411,22 @@ VBMC_API vbmc_status vbmc_history_action(const vbmc *run, int iteration, char *b
 
 /* Every evaluation told so far, in the order told, n = stat "func_count" of them (failures and
  * vbmc_tell_extra included): x[n*dim] bitwise as told (original space), log_joint[n] as told
- * (non-finite for a failed evaluation), log_joint_sd[n], and in_training[n]: 1 if the evaluation
+ * (non-finite for a failed evaluation; with a prior the log likelihood told plus the log prior,
+ * see vbmc_evaluations_prior), log_joint_sd[n], and in_training[n]: 1 if the evaluation
  * is in the surrogate's training set, 0 if it failed, was trimmed at the end of warm-up or is a
  * penalty value. Any of the four outputs may be NULL (not filled). Errors: VBMC_E_ARG (NULL run,
  * n not the number of evaluations). */
 VBMC_API vbmc_status vbmc_evaluations(const vbmc *run, size_t n, double *x, double *log_joint,
                                       double *log_joint_sd, int *in_training);
+
+/* The two parts of every evaluation of a run with a prior, in the order told, n = stat
+ * "func_count": log_likelihood[n] bitwise as told (non-finite for a failed evaluation) and
+ * log_prior[n] as the run computed it (-INFINITY outside the prior's support); the log_joint[i] of
+ * vbmc_evaluations is log_likelihood[i] + log_prior[i]. Checkpoints keep both. Either output may be
+ * NULL. Errors: VBMC_E_ARG (NULL run, n not the number of evaluations), VBMC_E_STATE (the run has
+ * no prior: its values told are the log joints). */
+VBMC_API vbmc_status vbmc_evaluations_prior(const vbmc *run, size_t n, double *log_likelihood,
+                                            double *log_prior);
 
 /* Thread-pool driver for one machine: f runs on `threads` threads of its own (1 <= threads <=
  * 1024) while the calling thread, the only one that uses the run, dispatches pending points

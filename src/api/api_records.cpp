@@ -1,5 +1,5 @@
-// vbmc_history, vbmc_history_posterior, vbmc_history_action and vbmc_evaluations: what the run
-// recorded, for plots and diagnostics.
+// vbmc_history, vbmc_history_posterior, vbmc_history_action, vbmc_evaluations and
+// vbmc_evaluations_prior: what the run recorded, for plots and diagnostics.
 #include <cmath>
 #include <cstring>
 
@@ -78,6 +78,21 @@ VBMC_API vbmc_status vbmc_evaluations(const vbmc* run, size_t n, double* x, doub
         }
         if (in_training != nullptr)
             for (int i : evals.training_index()) in_training[static_cast<size_t>(i)] = 1;
+        return VBMC_OK;
+    });
+}
+
+VBMC_API vbmc_status vbmc_evaluations_prior(const vbmc* run, size_t n, double* log_likelihood, double* log_prior) {
+    return on_run(run, [&](RunObject& handle) {
+        if (!handle.run->has_prior())
+            throw_error(Code::state, "the run has no prior: the values told are the log joints (vbmc_evaluations)");
+        const EvaluationLog& evals = handle.run->evaluations();
+        require_count(n, static_cast<size_t>(evals.size()), "func_count");
+        for (size_t i = 0; i < n; ++i) {
+            const Evaluation& e = evals[static_cast<int>(i)];
+            if (log_likelihood != nullptr) log_likelihood[i] = e.log_likelihood;
+            if (log_prior != nullptr) log_prior[i] = e.log_prior;
+        }
         return VBMC_OK;
     });
 }

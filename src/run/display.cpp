@@ -19,6 +19,9 @@ bool shows(const std::string& display, int level, bool summary = false) {
 }  // namespace
 
 void Run::log_table_header() const {
+    if (prior_.given())
+        log(kLogInfo, "The values told are log likelihoods; the run adds the log prior (" + prior_.describe() +
+                          ") to form the log joint.");
     log(kLogInfo, " Iteration  f-count    Mean[ELBO]    Std[ELBO]    sKL-iter[q]   K[q]  Convergence  Action");
 }
 

@@ -12,6 +12,8 @@ void Evaluation::write(Writer& out) const {
     out.doubles(x);
     out.doubles(z);
     out.f64(log_joint);
+    out.f64(log_likelihood);
+    out.f64(log_prior);
     out.f64(log_joint_sd);
     out.f64(log_jacobian);
     out.boolean(failed);
@@ -27,6 +29,8 @@ Evaluation Evaluation::read(Reader& in, int dim) {
     if (static_cast<int>(e.x.size()) != dim || static_cast<int>(e.z.size()) != dim)
         throw_error(Code::format, "an evaluation record has the wrong dimension");
     e.log_joint = in.f64();
+    e.log_likelihood = in.f64();
+    e.log_prior = in.f64();
     e.log_joint_sd = in.f64();
     e.log_jacobian = in.f64();
     e.failed = in.boolean();

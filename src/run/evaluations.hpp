@@ -35,7 +35,9 @@ inline double surrogate_value(double log_joint_z, double best) {
 struct Evaluation {
     std::vector<double> x;  // original space, bitwise as told
     std::vector<double> z;  // transformed space
-    double log_joint = 0.0;     // as told, original space
+    double log_joint = 0.0;     // original space: as told, or with a prior log_likelihood + log_prior
+    double log_likelihood = 0.0;  // the value as told (the log joint itself when the run has no prior)
+    double log_prior = 0.0;       // the prior's log density at x (0 when the run has none)
     double log_joint_sd = 0.0;  // noise SD as told
     double log_jacobian = 0.0;  // log |dx/dz| at z
     bool failed = false;        // non-finite log_joint

@@ -31,7 +31,7 @@ constexpr double kMaxBoxWidths = 1e150;
 
 Run::Run(int dim, const double* x0, const double* lb, const double* ub, const double* plb,
          const double* pub, const OptionValues& options)
-    : dim_(dim), option_values_(options), settings_(Settings::resolve(options, dim)) {
+    : dim_(dim), option_values_(options), settings_(Settings::resolve(options, dim)), prior_(dim) {
     if (settings_.fun_eval_start > settings_.max_fun_evals)
         throw_error(Code::option, "option fun_eval_start = " + std::to_string(settings_.fun_eval_start) +
                                       " exceeds max_fun_evals = " + std::to_string(settings_.max_fun_evals));
@@ -136,15 +136,17 @@ AskResult Run::ask(double* x) {
     return AskResult::point;
 }
 
-void Run::record_evaluation(const double* x, double log_joint, double log_joint_sd, bool extra) {
+void Run::record_evaluation(const double* x, double told, double log_prior, double log_joint_sd, bool extra) {
     Evaluation e;
     e.x.assign(x, x + dim_);
     e.z.resize(static_cast<size_t>(dim_));
     transform_.to_unbounded(x, e.z.data());
     e.log_jacobian = transform_.log_abs_det_jacobian(e.z.data());
-    e.log_joint = log_joint;
+    e.log_likelihood = told;
+    e.log_prior = log_prior;
+    e.log_joint = prior_.given() ? told + log_prior : told;
     e.log_joint_sd = log_joint_sd;
-    e.failed = !std::isfinite(log_joint);
+    e.failed = !std::isfinite(e.log_joint);  // a failed evaluation, or outside the prior's support
     e.extra = extra;
     e.iteration = iteration_ + 1;
     if (log_joint_sd > 0.0) has_noisy_values_ = true;
@@ -182,7 +184,8 @@ void Run::tell(const double* x, double log_joint, double log_joint_sd) {
     if (index < 0)
         throw_error(Code::state, "x is not a pending point (it was never asked, was already told, or differs "
                                  "bitwise from the asked point)");
-    record_evaluation(x, log_joint, log_joint_sd, false);
+    const double log_prior = told_log_prior(x, log_joint);
+    record_evaluation(x, log_joint, log_prior, log_joint_sd, false);
     pending_.erase(pending_.begin() + index);
     if (locate_.active()) timed(times_.locate, [&] { locate_after_tell(evals_.size() - 1); });
     // A point still pending when the run finished: its value is kept in the history, the final
@@ -200,7 +203,8 @@ void Run::tell_extra(const double* x, double log_joint, double log_joint_sd) {
         throw_error(Code::arg, "x lies outside the hard bounds (lb, ub)");
     require_near_plausible_box(x, "x");
     if (finished_) throw_error(Code::state, "the run has finished");
-    record_evaluation(x, log_joint, log_joint_sd, true);
+    const double log_prior = told_log_prior(x, log_joint);
+    record_evaluation(x, log_joint, log_prior, log_joint_sd, true);
     after_tell();
 }
 
@@ -324,6 +328,7 @@ double Run::stat(const std::string& name) const {
     }
     if (name == "log_z_bbq") return bbq_of_posterior().log_z;
     if (name == "log_z_bbq_sd") return bbq_of_posterior().log_z_sd;
+    if (name == "has_prior") return prior_.given() ? 1 : 0;
     double seconds = 0.0;
     if (phase_time_stat(times_, name, seconds)) return seconds;
     throw_error(Code::arg, "unknown statistic \"" + name + "\"");

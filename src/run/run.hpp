@@ -17,6 +17,7 @@
 #include "elbo/vp_optim_settings.hpp"
 #include "gp/train.hpp"
 #include "options/options.hpp"
+#include "prior/prior.hpp"
 #include "run/evaluations.hpp"
 #include "run/history.hpp"
 #include "run/locate_state.hpp"
@@ -80,6 +81,15 @@ public:
     // vp; NaN before there is a posterior and when BBQ's linearised mean of Z is not positive.
     BbqResult bbq_of_posterior() const;
     void set_log_sink(LogSink sink) { log_ = std::move(sink); }
+    // The prior added to the values told (run/run_prior.cpp): given before the first tell, then
+    // the values told are log likelihoods. Throws Error(state) after a tell (except a callback lost
+    // with a checkpoint) or when per-coordinate priors and a callback would mix; Error(arg) for an
+    // invalid coordinate, kind, parameter or support.
+    void set_coordinate_prior(int coord, const std::string& kind, const double* params, int n_params);
+    void set_prior_callback(Prior::Callback callback);
+    // The log prior density at x; throws Error(state) without a usable prior.
+    double log_prior(const double* x) const;
+    bool has_prior() const { return prior_.given(); }
     const Settings& settings() const { return settings_; }
 
     void write(Writer& out) const;
@@ -92,7 +102,11 @@ private:
     // Throws Error(arg) naming what[d] if a coordinate of x lies more than kMaxBoxWidths
     // plausible-box widths from the box in the transformed space.
     void require_near_plausible_box(const double* x, const char* what) const;
-    void record_evaluation(const double* x, double log_joint, double log_joint_sd, bool extra);
+    void record_evaluation(const double* x, double told, double log_prior, double log_joint_sd, bool extra);
+    // The log prior a tell of value `told` at x adds (0 without a prior); throws before anything is recorded.
+    double told_log_prior(const double* x, double told) const;
+    // Throws Error(state) once a value has been told, naming `call`.
+    void require_no_tells(const char* call) const;
     // A warm start's re-used evaluations (run/warm_start.cpp).
     void reuse_evaluations(const EvaluationLog& previous, const std::vector<double>& x0);
     // Evaluations told to this run, counted against its budget (the reused ones of a warm start are not).
@@ -172,6 +186,7 @@ private:
     std::vector<double> lb_z_, ub_z_;    // hard bounds in the transformed space (infinite)
     std::vector<double> plb_x_, pub_x_;  // plausible box (original space; the locating stage re-centres it)
     std::vector<double> given_plb_x_, given_pub_x_;  // the plausible box as the user gave it
+    Prior prior_;                        // set before the first tell (a callback is not saved)
 
     // Evolving state (all written to checkpoints).
     Rng rng_;

@@ -16,6 +16,7 @@ void Run::write(Writer& out) const {
     out.doubles(pub_x_);
     out.doubles(given_plb_x_);
     out.doubles(given_pub_x_);
+    prior_.write(out);
     out.doubles(plb_z_);
     out.doubles(pub_z_);
     out.doubles(lb_search_);
@@ -74,6 +75,7 @@ Run Run::read(Reader& in) {
     run.given_pub_x_ = in.doubles();
     for (const std::vector<double>* box : {&run.plb_x_, &run.pub_x_, &run.given_plb_x_, &run.given_pub_x_})
         if (static_cast<int>(box->size()) != dim) throw_error(Code::format, "the plausible box has the wrong dimension");
+    run.prior_ = Prior::read(in, dim);
     run.plb_z_ = in.doubles();
     run.pub_z_ = in.doubles();
     run.lb_search_ = in.doubles();

@@ -24,8 +24,8 @@ void quantile_box(const PosteriorSnapshot& posterior, std::vector<double>& plb, 
     const int dim = posterior.vp.dim;
     std::vector<double> draws(kBoxDraws * static_cast<size_t>(dim)), column(kBoxDraws);
     posterior.sample(kBoxDraws, kBoxSeed, draws.data());
-    const std::vector<double>& lb = posterior.transform.lower_bounds();
-    const std::vector<double>& ub = posterior.transform.upper_bounds();
+    const std::vector<double>& lb = posterior.transform.lb();
+    const std::vector<double>& ub = posterior.transform.ub();
     const auto low = static_cast<std::ptrdiff_t>(std::lround(kBoxQuantile * (kBoxDraws - 1)));
     const auto high = static_cast<std::ptrdiff_t>(kBoxDraws - 1) - low;
     plb.resize(static_cast<size_t>(dim));
@@ -72,8 +72,9 @@ Run Run::warm_start(const Run& previous, const OptionValues& options, bool reuse
     std::vector<double> plb, pub;
     quantile_box(posterior, plb, pub);
     const std::vector<double> x0 = highest_density_mean(posterior);
-    Run run(previous.dim_, x0.data(), posterior.transform.lower_bounds().data(),
-            posterior.transform.upper_bounds().data(), plb.data(), pub.data(), options);
+    Run run(previous.dim_, x0.data(), posterior.transform.lb().data(),
+            posterior.transform.ub().data(), plb.data(), pub.data(), options);
+    run.prior_ = previous.prior_;  // the values told stay of the same kind (a callback too)
     if (reuse) run.reuse_evaluations(previous.evals_, x0);
     return run;
 }
@@ -84,7 +85,7 @@ Run Run::warm_start(const Run& previous, const OptionValues& options, bool reuse
 void Run::reuse_evaluations(const EvaluationLog& previous, const std::vector<double>& x0) {
     for (int i : previous.training_index()) {
         const Evaluation& e = previous[i];
-        record_evaluation(e.x.data(), e.log_joint, e.log_joint_sd, true);
+        record_evaluation(e.x.data(), e.log_likelihood, e.log_prior, e.log_joint_sd, true);
     }
     reused_count_ = evals_.size();
     const size_t missing = static_cast<size_t>(std::max(0, settings_.fun_eval_start - reused_count_));

@@ -42,9 +42,9 @@ public:
                        Bounded kind);
 
     int dim() const { return static_cast<int>(lb_.size()); }
-    // The hard bounds in the original space (entries may be infinite).
-    const std::vector<double>& lower_bounds() const { return lb_; }
-    const std::vector<double>& upper_bounds() const { return ub_; }
+    // The hard bounds (infinite where there is none).
+    const std::vector<double>& lb() const { return lb_; }
+    const std::vector<double>& ub() const { return ub_; }
     // The same hard bounds and bounded kind centred on another plausible box (no linear stage);
     // throws Error(arg) as the constructor does.
     ParameterTransform with_plausible_box(const double* plb, const double* pub) const;

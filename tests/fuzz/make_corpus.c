@@ -58,6 +58,7 @@ static void write_text(const char *target, const char *name, const void *bytes, 
 
 /* Width of the target: 1, or 1e-3 for a run that starts with the locating stage. */
 static double width = 1.0;
+static int with_priors = 0; /* per-coordinate priors on the bounded 3-D run (checkpoint format 8) */
 
 static double target(const double *x, int dim) {
     double q = 0;
@@ -91,6 +92,12 @@ static vbmc *started(int dim, int bounded, int budget) {
     vbmc *run = NULL;
     if (vbmc_create(&run, dim, NULL, bounded ? lb : NULL, bounded ? ub : NULL, plb, pub, opts) != VBMC_OK) exit(2);
     vbmc_opts_destroy(opts);
+    if (with_priors) {
+        const double uniform[2] = {-3, 3}, gaussian[2] = {0, 1}, spline[4] = {0, 0.5, 2, 5};
+        if (vbmc_set_prior(run, 0, "uniform", uniform, 2) != VBMC_OK || vbmc_set_prior(run, 1, "gaussian", gaussian, 2) != VBMC_OK ||
+            vbmc_set_prior(run, 2, "spline_trapezoidal", spline, 4) != VBMC_OK)
+            exit(3);
+    }
     return run;
 }
 
@@ -146,6 +153,9 @@ int main(int argc, char **argv) {
     snapshot("located_3d_bounded", 3, 1, 200, 150, 0);
     width = 1.0;
     warm_snapshot("warm_2d_bounded", 2, 1);
+    with_priors = 1;
+    snapshot("prior_iter2_3d_bounded", 3, 1, 25, 17, 1);
+    with_priors = 0;
     const char *option_lists[] = {
         "max_fun_evals=30\nseed=4\ndisplay=off\n",
         "fun_eval_start=3\nmax_pending=4\ndo_final_boost=false\nbounded_transform=logit\n",

@@ -252,8 +252,29 @@ class Priors(unittest.TestCase):
         x = np.array([0.5, 1.5])
         self.assertAlmostEqual(float(vbmc.log_joint(x)),
                                float(banana_log_likelihood(x) + prior.log_pdf(x)), places=12)
+        # Its support is the bounds' box: the library adds it (vbmc_set_prior) and records both parts.
+        self.assertEqual(vbmc.run.stat("has_prior"), 1.0)
         vp, results = vbmc.optimize()
         self.assertTrue(np.isfinite(results["elbo"]))
+        record = vbmc.run.evaluations()
+        np.testing.assert_allclose(record["log_prior"], prior.log_pdf(record["x"], keepdims=False),
+                                   rtol=0, atol=1e-12)
+        np.testing.assert_array_equal(record["log_likelihood"],
+                                      [float(banana_log_likelihood(x)) for x in record["x"]])
+
+    def test_a_prior_the_library_cannot_take_is_added_here(self):
+        # A uniform box inside the hard bounds: the library refuses it, so Python adds it.
+        prior = UniformBox(np.full(D, 0.05), 9.0)
+        vbmc = VBMC(banana_log_likelihood, np.ones((1, D)), np.zeros((1, D)), 10 * np.ones((1, D)),
+                    0.1 * np.ones((1, D)), 3 * np.ones((1, D)), prior=prior,
+                    options={"display": "off", "max_fun_evals": 12, "seed": 1})
+        self.assertEqual(vbmc.run.stat("has_prior"), 0.0)
+        x = np.array([0.5, 1.5])
+        self.assertEqual(float(vbmc.log_joint(x)), float(banana_log_likelihood(x) + prior.log_pdf(x)))
+        vbmc.optimize()
+        record = vbmc.run.evaluations()
+        np.testing.assert_array_equal(record["log_joint"][:3],
+                                      [float(vbmc.log_joint(x)) for x in record["x"][:3]])
 
 
 if __name__ == "__main__":

@@ -249,6 +249,78 @@ class Checkpoint(unittest.TestCase):
                          resumed.run(gaussian_log_joint).elbo)
 
 
+class Priors(unittest.TestCase):
+    OPTIONS = {"seed": 3, "display": "off", "max_fun_evals": 24}
+
+    @staticmethod
+    def log_likelihood(x):
+        return -0.5 * float((x[0] - 0.5) ** 2 / 0.5 + (x[1] + 0.2) ** 2)
+
+    def test_coordinate_priors_give_the_run_told_the_log_joints(self):
+        with_prior = vbmc.VBMCRun(None, None, [-2.0, -2.0], [2.0, 2.0], options=self.OPTIONS)
+        joint = vbmc.VBMCRun(None, None, [-2.0, -2.0], [2.0, 2.0], options=self.OPTIONS)
+        with_prior.set_prior(0, "gaussian", [0.0, 1.5])
+        with_prior.set_prior(1, "student_t", (0.0, 2.0, 4.0))
+        self.assertEqual(with_prior.stat("has_prior"), 1.0)
+        while (x := with_prior.ask()) is not None:
+            np.testing.assert_array_equal(x, joint.ask())
+            log_prior = with_prior.log_prior(x)
+            with_prior.tell(x, self.log_likelihood(x))
+            joint.tell(x, self.log_likelihood(x) + log_prior)
+        self.assertEqual(with_prior.posterior().elbo, joint.posterior().elbo)
+        record = with_prior.evaluations()
+        np.testing.assert_array_equal(record["log_joint"], joint.evaluations()["log_joint"])
+        np.testing.assert_array_equal(record["log_joint"],
+                                      record["log_likelihood"] + record["log_prior"])
+        self.assertNotIn("log_prior", joint.evaluations())
+        x = np.array([0.3, -0.7])
+        self.assertAlmostEqual(with_prior.log_prior(x),
+                               -0.5 * (0.3 / 1.5) ** 2 - math.log(1.5 * math.sqrt(2 * math.pi))
+                               + math.lgamma(2.5) - math.lgamma(2.0) - 0.5 * math.log(4 * math.pi)
+                               - math.log(2.0) - 2.5 * math.log1p((0.7 / 2.0) ** 2 / 4.0), places=13)
+
+    def test_invalid_prior_raises_with_the_library_message(self):
+        run = vbmc.VBMCRun([0.0], [1.0], [0.2], [0.8], options=self.OPTIONS)
+        with self.assertRaises(vbmc.VBMCError) as caught:
+            run.set_prior(0, "uniform", [0.0, 2.0])
+        self.assertEqual(caught.exception.status, vbmc.Status.E_ARG)
+        self.assertIn("needs lb = a and ub = b", caught.exception.message)
+        run.set_prior(0, "uniform", [0.0, 1.0])
+        self.assertAlmostEqual(run.log_prior([0.5]), 0.0, places=15)
+
+    def test_prior_function_errors_and_checkpoints(self):
+        run = vbmc.VBMCRun(None, None, [-2.0, -2.0], [2.0, 2.0], options=self.OPTIONS)
+        failing = {"now": False}
+
+        def log_prior(x):
+            if failing["now"]:
+                raise ValueError("no prior here")
+            return -0.5 * float(np.dot(x, x))
+
+        run.set_prior_fn(log_prior)
+        self.assertEqual(run.log_prior([1.0, 2.0]), -2.5)
+        x = run.ask()
+        failing["now"] = True
+        with self.assertRaises(vbmc.VBMCError) as caught:
+            run.tell(x, self.log_likelihood(x))
+        self.assertIsInstance(caught.exception.__cause__, ValueError)
+        self.assertIn("returned nan", caught.exception.message)
+        self.assertEqual(run.stat("pending"), 1.0)
+        failing["now"] = False
+        run.tell(x, self.log_likelihood(x))
+        # A checkpoint cannot hold the function: set it again after loading.
+        resumed = pickle.loads(pickle.dumps(run))
+        x = resumed.ask()
+        with self.assertRaises(vbmc.VBMCError) as caught:
+            resumed.tell(x, self.log_likelihood(x))
+        self.assertEqual(caught.exception.status, vbmc.Status.E_STATE)
+        self.assertIn("call vbmc_set_prior_fn again after vbmc_load", caught.exception.message)
+        resumed.set_prior_fn(log_prior)
+        resumed.tell(x, self.log_likelihood(x))
+        record = resumed.evaluations()
+        self.assertEqual(record["log_prior"][1], -0.5 * float(np.dot(x, x)))
+
+
 class CallbackErrors(unittest.TestCase):
     def test_exception_in_fn_propagates_and_leaves_point_pending(self):
         run = vbmc.VBMCRun(None, None, [-1.0], [1.0], options={"display": "off"})

@@ -21,6 +21,7 @@ wrong shape and targets that return no number raise TypeError or ValueError firs
 library's output goes to the logger "vbmc" (see vbmc._logging).
 """
 import ctypes
+import math
 import os
 import tempfile
 import weakref
@@ -303,6 +304,7 @@ class VBMCRun:
         self._handle = handle
         self._finalizer = weakref.finalize(self, lib.vbmc_destroy, handle)
         self.dim = lib.vbmc_dim(handle)
+        self._prior_errors = []  # exceptions raised by a set_prior_fn function, for the failed call
         _logging.connect(handle)
 
     def __getstate__(self):
@@ -327,7 +329,13 @@ class VBMCRun:
         return run
 
     def _check(self, status):
-        return _check(status, lambda: lib.vbmc_last_error(self._handle))
+        raised, self._prior_errors[:] = list(self._prior_errors), []
+        try:
+            return _check(status, lambda: lib.vbmc_last_error(self._handle))
+        except VBMCError as error:
+            if raised:
+                raise error from raised[-1]
+            raise
 
     def close(self):
         """Release the run now (it is also released when garbage-collected)."""
@@ -356,7 +364,8 @@ class VBMCRun:
         return (status, x if status == Status.OK else None)
 
     def tell(self, x, log_joint, sd=0.0):
-        """Report the log joint at a point returned by ask(); sd > 0 for a noisy estimate."""
+        """Report the log joint at a point returned by ask() (the log likelihood once a prior is
+        set: set_prior, set_prior_fn); sd > 0 for a noisy estimate."""
         point = _validate.vector(x, self.dim, "x")
         self._check(lib.vbmc_tell(self._handle, _ptr(point), float(log_joint), float(sd)))
 
@@ -364,6 +373,42 @@ class VBMCRun:
         """Add an evaluation that was not asked for to the training set."""
         point = _validate.vector(x, self.dim, "x")
         self._check(lib.vbmc_tell_extra(self._handle, _ptr(point), float(log_joint), float(sd)))
+
+    def set_prior(self, coord, kind, params):
+        """Give coordinate coord (0-based) a ready-made prior (vbmc_set_prior): kind "gaussian"
+        (mu, sigma), "student_t" (mu, sigma, nu), "uniform" (a, b), "smoothbox" (a, b, sigma),
+        "trapezoidal" or "spline_trapezoidal" (a, u, v, b), "lognormal" (mu, sigma of log x).
+        Before the first tell, for every coordinate; the values told are then log likelihoods and
+        the run adds the log prior."""
+        values = np.ascontiguousarray(np.atleast_1d(np.asarray(params, dtype=np.float64)).ravel())
+        self._check(lib.vbmc_set_prior(self._handle, int(coord), str(kind).encode(), _ptr(values),
+                                       values.size))
+
+    def set_prior_fn(self, fn):
+        """Give the whole prior as a function (vbmc_set_prior_fn): fn(x) returns log p(x) at a
+        point x (dim,), -inf outside its support; the values told are then log likelihoods. An
+        exception raised by fn fails the call that evaluated it (VBMCError, with fn's exception
+        as its cause) and leaves the point pending. A checkpoint (save, pickle) cannot hold fn:
+        after load() call set_prior_fn again before telling."""
+        dim, errors = self.dim, self._prior_errors
+
+        def log_prior(x, _userdata):
+            try:
+                return float(fn(np.ctypeslib.as_array(x, shape=(dim,)).copy()))
+            except BaseException as error:  # nothing may unwind into the library
+                errors.append(error)
+                return math.nan
+
+        callback = _capi.log_prior_fn(log_prior)
+        self._check(lib.vbmc_set_prior_fn(self._handle, callback, None))
+        self._prior_callback = callback  # the library calls it as long as the run lives
+
+    def log_prior(self, x):
+        """The log prior the run adds, at a point x (dim,) (vbmc_log_prior)."""
+        point = _validate.vector(x, self.dim, "x")
+        value = ctypes.c_double()
+        self._check(lib.vbmc_log_prior(self._handle, _ptr(point), ctypes.byref(value)))
+        return value.value
 
     def abandon(self, x):
         """Give up a pending point without a value; the run will ask again."""
@@ -416,14 +461,20 @@ class VBMCRun:
     def evaluations(self):
         """Every evaluation told, in order: a dict with "x" (n, dim), "log_joint" (n,) (non-finite
         where it failed), "log_joint_sd" (n,) and "in_training" (n,) booleans (in the surrogate's
-        training set: not failed, trimmed or a penalty)."""
+        training set: not failed, trimmed or a penalty); with a prior also "log_likelihood" (n,)
+        as told and "log_prior" (n,), whose sum is "log_joint"."""
         n = int(self.stat("func_count"))
         x, log_joint, sd = np.empty((n, self.dim)), np.empty(n), np.empty(n)
         in_training = np.empty(n, dtype=np.intc)
         self._check(lib.vbmc_evaluations(self._handle, n, _ptr(x), _ptr(log_joint), _ptr(sd),
                                          _int_ptr(in_training)))
-        return {"x": x, "log_joint": log_joint, "log_joint_sd": sd,
-                "in_training": in_training.astype(bool)}
+        record = {"x": x, "log_joint": log_joint, "log_joint_sd": sd,
+                  "in_training": in_training.astype(bool)}
+        if self.stat("has_prior"):
+            record["log_likelihood"], record["log_prior"] = np.empty(n), np.empty(n)
+            self._check(lib.vbmc_evaluations_prior(self._handle, n, _ptr(record["log_likelihood"]),
+                                                   _ptr(record["log_prior"])))
+        return record
 
     def plot_elbo(self, title=None):
         """The ELBO +- SD of each iteration against the evaluations told, with the returned

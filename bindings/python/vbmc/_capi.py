@@ -43,6 +43,7 @@ double_p = POINTER(c_double)
 int_p = POINTER(c_int)
 log_joint_fn = CFUNCTYPE(c_double, double_p, double_p, c_void_p)
 log_fn = CFUNCTYPE(None, c_void_p, c_int, c_char_p)
+log_prior_fn = CFUNCTYPE(c_double, double_p, c_void_p)
 
 # name: (restype, argtypes), in header order.
 SIGNATURES = {
@@ -73,11 +74,15 @@ SIGNATURES = {
     "vbmc_pending_point": (status_t, [POINTER(Run), c_int, double_p]),
     "vbmc_stat": (status_t, [POINTER(Run), c_char_p, double_p]),
     "vbmc_result_message": (c_char_p, [POINTER(Run)]),
+    "vbmc_set_prior": (status_t, [POINTER(Run), c_int, c_char_p, double_p, c_int]),
+    "vbmc_set_prior_fn": (status_t, [POINTER(Run), log_prior_fn, c_void_p]),
+    "vbmc_log_prior": (status_t, [POINTER(Run), double_p, double_p]),
     "vbmc_run": (status_t, [POINTER(Run), log_joint_fn, c_void_p]),
     "vbmc_history": (status_t, [POINTER(Run), c_char_p, c_size_t, double_p]),
     "vbmc_history_posterior": (status_t, [POINTER(Run), c_int, POINTER(POINTER(Post))]),
     "vbmc_history_action": (status_t, [POINTER(Run), c_int, c_char_p, c_size_t]),
     "vbmc_evaluations": (status_t, [POINTER(Run), c_size_t, double_p, double_p, double_p, int_p]),
+    "vbmc_evaluations_prior": (status_t, [POINTER(Run), c_size_t, double_p, double_p]),
     "vbmc_run_threads": (status_t, [POINTER(Run), log_joint_fn, c_void_p, c_int, c_double]),
     "vbmc_set_logger": (status_t, [POINTER(Run), log_fn, c_void_p]),
     "vbmc_save": (status_t, [POINTER(Run), c_char_p]),

@@ -16,6 +16,7 @@ import warnings
 import numpy as np
 
 from . import VBMCRun, _logging, _plot, _validate, options as library_options, version
+from .priors import SmoothBox, SplineTrapezoidal, Trapezoidal, UniformBox
 
 # PyVBMC options this module acts on itself (libvbmc has no such setting).
 _HANDLED_HERE = ("plot", "specify_target_noise", "log_file_name", "log_file_level",
@@ -97,6 +98,33 @@ def _log_prior_of(prior, log_prior):
                     "scipy.stats distributions, not %r" % (prior,))
 
 
+# The priors of vbmc.priors that libvbmc has per coordinate (vbmc_set_prior), by kind.
+_LIBRARY_KINDS = {UniformBox: "uniform", Trapezoidal: "trapezoidal",
+                  SplineTrapezoidal: "spline_trapezoidal", SmoothBox: "smoothbox"}
+
+
+def _give_prior_to_library(run, prior, lower_bounds, upper_bounds):
+    """True after giving `run` the prior as libvbmc's per-coordinate priors, so the run adds
+    the log prior to the log likelihoods told and records both: a prior of vbmc.priors whose
+    support, for the bounded ones, is the box of the hard bounds (the library's rule). False,
+    the run untouched, for any other prior (it is then added in Python)."""
+    kind = _LIBRARY_KINDS.get(type(prior))
+    if kind is None or prior.D != run.dim:
+        return False
+    if kind != "smoothbox" and not (np.array_equal(prior.a, lower_bounds)
+                                    and np.array_equal(prior.b, upper_bounds)):
+        return False
+    if kind == "uniform":
+        columns = (prior.a, prior.b)
+    elif kind == "smoothbox":
+        columns = (prior.a, prior.b, prior.scale)
+    else:
+        columns = (prior.a, prior.u, prior.v, prior.b)
+    for d in range(run.dim):
+        run.set_prior(d, kind, [float(column[d]) for column in columns])
+    return True
+
+
 class _ProductPrior:
     """Independent coordinates: the sum of each 1-D distribution's logpdf (picklable)."""
 
@@ -113,8 +141,10 @@ class VBMC:
 
     log_density(x) takes a point x of shape (D,) and returns the log joint (or, with log_prior
     or prior, the log likelihood), a number or a one-element array; with the option
-    specify_target_noise it returns (value, SD). x0 may hold several starting points, one per
-    row: the first starts the run, the others are evaluated and added to its training set.
+    specify_target_noise it returns (value, SD). A prior of vbmc.priors (UniformBox, Trapezoidal,
+    SplineTrapezoidal whose [a, b] are the hard bounds; SmoothBox) is given to the library, which
+    adds it and records both parts (self.run.evaluations()); any other prior is added here.
+    x0 may hold several starting points, one per row: the first starts the run, the others are evaluated and added to its training set.
     Bounds are (D,) or (1, D) arrays; None or +-inf for unbounded. The plausible bounds are
     required. optimize() runs and returns (vp, results).
     """
@@ -157,6 +187,8 @@ class VBMC:
         self._extra_starts = [] if starts is None else list(starts[1:])
         self.run = VBMCRun(self.lower_bounds, self.upper_bounds, self.plausible_lower_bounds,
                            self.plausible_upper_bounds, x0=self.x0, options=settings)
+        self._prior_in_library = _give_prior_to_library(self.run, prior, self.lower_bounds,
+                                                        self.upper_bounds)
         self.vp, self.results = None, None
 
     def log_joint(self, x):
@@ -170,8 +202,11 @@ class VBMC:
         return value + self.log_prior(x)
 
     def _evaluate(self, x):
-        return _validate.log_joint_value(self.log_joint(x), x,
-                                         bool(self._here.get("specify_target_noise")))
+        """The value told to the run: the log joint, or the log likelihood when the run adds
+        the prior itself."""
+        value = (self.log_likelihood(x) if getattr(self, "_prior_in_library", False)
+                 else self.log_joint(x))
+        return _validate.log_joint_value(value, x, bool(self._here.get("specify_target_noise")))
 
     def optimize(self):
         """Run until the run stops; returns (vp, results). Exceptions raised by the target
