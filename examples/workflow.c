@@ -75,12 +75,14 @@ int main(void) {
     vbmc_post *first = NULL, *last = NULL;
     int best = 0, code = 1;
     double kl[2], kl_sd[2], mode[2], elbo, elbo_sd;
+    vbmc_opts *opts = NULL;
+    vbmc_status status;
 
     if (first_run(start_a, 1, &runs[0]) || first_run(start_b, 2, &runs[1])) goto done;
     if (diagnose((const vbmc *const *)runs, &best)) goto done;
 
-    vbmc_opts *opts = options(3, 120); /* the refit's budget: 120 evaluations */
-    const vbmc_status status = vbmc_create_warm(&runs[2], runs[best], opts, 1);
+    opts = options(3, 120); /* the refit's budget: 120 evaluations */
+    status = vbmc_create_warm(&runs[2], runs[best], opts, 1);
     vbmc_opts_destroy(opts);
     if (status != VBMC_OK) {
         fail("vbmc_create_warm", vbmc_last_error(NULL));
