@@ -25,7 +25,7 @@ module vbmc
     vbmc_post_sample, vbmc_post_log_pdf, vbmc_post_moments, vbmc_post_save, vbmc_post_load, &
     vbmc_post_sample_refined, vbmc_post_refined_elbo, vbmc_post_set_refinement, &
     vbmc_set_prior, vbmc_set_prior_fn, vbmc_log_prior, vbmc_create_warm, vbmc_history_posterior, &
-    vbmc_history_action, vbmc_post_mode, vbmc_post_marginal_pdf, vbmc_post_kl, vbmc_post_mtv, &
+    vbmc_history_action, vbmc_post_log_evidence, vbmc_post_mode, vbmc_post_marginal_pdf, vbmc_post_kl, vbmc_post_mtv, &
     vbmc_diagnose, vbmc_diag_destroy, vbmc_diag_stat, vbmc_diag_pairwise, vbmc_diag_message
   implicit none
   private
@@ -126,6 +126,7 @@ module vbmc
     procedure :: set_refinement => post_set_refinement
     procedure :: log_pdf => post_log_pdf
     procedure :: moments => post_moments
+    procedure :: log_evidence => post_log_evidence
     procedure :: mode => post_mode
     procedure :: marginal_pdf => post_marginal_pdf
     procedure :: kl => post_kl
@@ -824,6 +825,16 @@ contains
     integer, intent(out), optional :: stat
     character(len=*), intent(inout), optional :: errmsg
     call report_post(vbmc_post_save(self%handle, c_string(path)), "vbmc_post_save", stat, errmsg)
+  end subroutine
+
+  ! The log evidence estimate that is not a bound and its SD (vbmc_post_log_evidence).
+  subroutine post_log_evidence(self, log_z, log_z_sd, stat, errmsg)
+    class(vbmc_posterior_type), intent(in) :: self
+    real(c_double), intent(out) :: log_z, log_z_sd
+    integer, intent(out), optional :: stat
+    character(len=*), intent(inout), optional :: errmsg
+    call report_post(vbmc_post_log_evidence(self%handle, log_z, log_z_sd), "vbmc_post_log_evidence", &
+      stat, errmsg)
   end subroutine
 
   ! The highest point of the density into x(1:dim).

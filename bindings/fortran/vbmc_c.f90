@@ -394,6 +394,13 @@ module vbmc_c
       integer(c_int) :: vbmc_history_action
     end function
 
+    function vbmc_post_log_evidence(post, log_z, log_z_sd) bind(c, name="vbmc_post_log_evidence")
+      import :: c_ptr, c_int, c_double
+      type(c_ptr), value :: post
+      real(c_double), intent(out) :: log_z, log_z_sd
+      integer(c_int) :: vbmc_post_log_evidence
+    end function
+
     function vbmc_post_mode(post, x) bind(c, name="vbmc_post_mode")
       import :: c_ptr, c_int, c_double
       type(c_ptr), value :: post

@@ -10,6 +10,7 @@ classdef VBMCPosterior < handle
 %   lp = post.log_pdf(X)       log density at the rows of X (n x dim, or one 1 x dim point)
 %   bytes = post.bytes()       the snapshot as uint8 (VBMCPosterior.from_bytes reads it back)
 %   [mu, Sigma] = post.moments()
+%   [log_z, log_z_sd] = post.log_evidence()  the log evidence, not a bound, with an error bar
 %   x = post.mode()            the highest point of the density (1 x dim)
 %   p = post.marginal_pdf(i, v)  the marginal density of parameter i at the values v
 %   [kl, kl_sd] = post.kl_div(other, n, seed)  [KL(post||other), KL(other||post)] by Monte Carlo
@@ -86,6 +87,10 @@ classdef VBMCPosterior < handle
       data = fread(file, Inf, '*uint8');
       fclose(file);
       delete(path);
+    end
+
+    function [log_z, log_z_sd] = log_evidence(obj)
+      [log_z, log_z_sd] = vbmc_mex('post_log_evidence', obj.id);
     end
 
     function x = mode(obj)

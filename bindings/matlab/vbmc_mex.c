@@ -456,7 +456,7 @@ static int refine_command(const char *command, vbmc_post *post, size_t dim, mxAr
 
 /* The comparison commands: post_mode -> 1 x dim, post_marginal_pdf (coord 1-based, values) ->
  * pdf of the values' shape, post_kl (other, n, seed) -> [kl (1 x 2), kl_sd (1 x 2)], post_mtv
- * (other, n, seed) -> 1 x dim. Returns 0 for another command. */
+ * (other, n, seed) -> 1 x dim, post_log_evidence -> [log_z, log_z_sd]. Returns 0 for another command. */
 static int compare_command(const char *command, vbmc_post *post, size_t dim, mxArray **plhs, int nrhs,
                            const mxArray **prhs)
 {
@@ -465,6 +465,10 @@ static int compare_command(const char *command, vbmc_post *post, size_t dim, mxA
     if (strcmp(command, "post_mode") == 0) {
         plhs[0] = mxCreateDoubleMatrix(1, dim, mxREAL);
         check_post(vbmc_post_mode(post, mxGetPr(plhs[0])));
+    } else if (strcmp(command, "post_log_evidence") == 0) {
+        plhs[0] = mxCreateDoubleMatrix(1, 1, mxREAL);
+        plhs[1] = mxCreateDoubleMatrix(1, 1, mxREAL);
+        check_post(vbmc_post_log_evidence(post, mxGetPr(plhs[0]), mxGetPr(plhs[1])));
     } else if (strcmp(command, "post_marginal_pdf") == 0) {
         need_args(nrhs, 4, command);
         const mxArray *values = prhs[3];

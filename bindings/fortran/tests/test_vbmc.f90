@@ -11,7 +11,7 @@ program test_vbmc
   type(vbmc_run_type) :: run, driven, fresh, second, warm, with_prior
   type(vbmc_posterior_type) :: post, post2, past
   type(vbmc_diagnosis_type) :: diagnosis
-  real(c_double) :: mode(2), kl(2), kl_sd(2), mtv(2), mean_mtv, grid(601), density(601)
+  real(c_double) :: mode(2), kl(2), kl_sd(2), mtv(2), mean_mtv, grid(601), density(601), log_z, log_z_sd
   integer :: i
   real(c_double) :: x(1), wrong(3), draws(2, 7), again(2, 7), log_pdf(7), mean(2), cov(2, 2)
   real(c_double), allocatable :: elbos(:), told(:, :), values(:), sds(:)
@@ -130,6 +130,9 @@ program test_vbmc
     x0=[0.5_c_double, -0.5_c_double], options=small)
   call second%run(gaussian_log_joint, c_loc(calls))
   call second%posterior(post2)
+  call post%log_evidence(log_z, log_z_sd)
+  call expect(abs(log_z - log(8 * atan(1.0_c_double))) < 0.2_c_double .and. log_z_sd > 0, &
+    "the log evidence of the unnormalised standard normal is log(2 pi)", "")
   call post%mode(mode)
   call expect(maxval(abs(mode)) < 0.3_c_double, "the mode of a standard normal posterior", "")
   grid = [(-5.0_c_double + 0.01_c_double * i, i = 0, 600)]

@@ -28,7 +28,7 @@ import Statistics
 export VBMCRun, Posterior, VBMCError, Status, ask!, ask_status!, tell!, tell_extra!, abandon!,
        pending, result_message, posterior, run!, load_run, load_posterior, elbo, elbo_sd,
        history, evaluations, sample_components, sample_refined, refined_elbo, set_refinement!,
-       posterior_mode, marginal_pdf, kl_div, mtv, diagnose, warm_start, set_prior!, log_prior,
+       log_evidence, posterior_mode, marginal_pdf, kl_div, mtv, diagnose, warm_start, set_prior!, log_prior,
        history_posterior, options, version
 
 include("constants.jl")
@@ -529,6 +529,15 @@ function moments(post::Posterior)
     post_check(ccall((:vbmc_post_moments, libvbmc), Cint, (Ptr{Cvoid}, Ptr{Cdouble}, Ptr{Cdouble}),
                      live(post), mean, cov), "vbmc_post_moments")
     return mean, permutedims(cov)  # the C API writes cov row-major
+end
+
+"""`(log_z, log_z_sd)`: an estimate of the log evidence that is not a bound, with an SD meant as an
+error bar (`vbmc_post_log_evidence`)."""
+function log_evidence(post::Posterior)
+    log_z, sd = Ref{Cdouble}(NaN), Ref{Cdouble}(NaN)
+    post_check(ccall((:vbmc_post_log_evidence, libvbmc), Cint, (Ptr{Cvoid}, Ref{Cdouble}, Ref{Cdouble}),
+                     live(post), log_z, sd), "vbmc_post_log_evidence")
+    return log_z[], sd[]
 end
 
 """The highest point of the posterior density (`vbmc_post_mode`)."""

@@ -70,6 +70,8 @@ gaussian_log_joint(x) = -0.5 * sum(abs2, x)
     second = VBMCRun(nothing, nothing, [-2.0, -2.0], [2.0, 2.0], [0.5, -0.5];
                      options = Dict("seed" => 6, "display" => "off", "max_fun_evals" => 40))
     post2 = run!(second, gaussian_log_joint)
+    log_z, log_z_sd = log_evidence(post)
+    @test abs(log_z - log(2pi)) < 0.2 && log_z_sd > 0
     @test maximum(abs.(posterior_mode(post))) < 0.3
     grid = collect(-5.0:0.01:5.0)
     @test abs(sum(marginal_pdf(post, 1, grid)) * 0.01 - 1) < 0.01

@@ -96,6 +96,11 @@ vbmc_mtv <- function(p, q, n = 1e5, seed = NULL) {
 
 vbmc_elbo <- function(post) c(elbo = post$elbo, elbo_sd = post$elbo_sd)
 
+vbmc_log_evidence <- function(post) {
+  values <- .Call(C_post_log_evidence, post_handle(post))
+  c(log_z = values[1], log_z_sd = values[2])
+}
+
 vbmc_post_save <- function(post, path) invisible(.Call(C_post_save, post_handle(post), path.expand(path)))
 
 vbmc_post_load <- function(path) new_posterior(.Call(C_post_load, path.expand(path)))

@@ -608,6 +608,15 @@ static SEXP r_post_kl(SEXP p, SEXP q, SEXP count, SEXP seed)
     return values;
 }
 
+/* c(log_z, log_z_sd): the log evidence estimate that is not a bound. */
+static SEXP r_post_log_evidence(SEXP handle)
+{
+    SEXP values = PROTECT(Rf_allocVector(REALSXP, 2));
+    check_post(vbmc_post_log_evidence(POST(handle), REAL(values), REAL(values) + 1));
+    UNPROTECT(1);
+    return values;
+}
+
 /* The marginal total variation of each coordinate. */
 static SEXP r_post_mtv(SEXP p, SEXP q, SEXP count, SEXP seed)
 {
@@ -757,6 +766,7 @@ static const R_CallMethodDef call_methods[] = {
     {"post_refined_elbo", (DL_FUNC)&r_post_refined_elbo, 3},
     {"post_set_refinement", (DL_FUNC)&r_post_set_refinement, 3},
     {"post_mode", (DL_FUNC)&r_post_mode, 1},
+    {"post_log_evidence", (DL_FUNC)&r_post_log_evidence, 1},
     {"post_marginal_pdf", (DL_FUNC)&r_post_marginal_pdf, 3},
     {"post_kl", (DL_FUNC)&r_post_kl, 4},
     {"post_mtv", (DL_FUNC)&r_post_mtv, 4},

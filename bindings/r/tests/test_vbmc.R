@@ -173,6 +173,9 @@ first_runs <- lapply(1:2, function(seed) {
 })
 p1 <- vbmc_posterior(first_runs[[1]])
 p2 <- vbmc_posterior(first_runs[[2]])
+evidence <- vbmc_log_evidence(p1)
+check(abs(evidence[["log_z"]]) < 0.2 && evidence[["log_z_sd"]] > 0,
+      "the log evidence of a normalised Gaussian is near 0")
 check(max(abs(vbmc_mode(p1) - c(1, -1))) < 0.2, "the mode of a Gaussian posterior is near its mean")
 grid <- seq(-2, 4, length.out = 601)
 density <- vbmc_marginal_pdf(p1, 1, grid)
