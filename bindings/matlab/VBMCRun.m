@@ -104,7 +104,8 @@ classdef VBMCRun < handle
     function h = history(obj)
       % Per-iteration record: iteration and the series of vbmc_history, each n x 1.
       names = {'func_count', 'elbo', 'elbo_sd', 'skl', 'r_index', 'components', ...
-               'train_count', 'gp_samples', 'stable', 'warmup'};
+               'train_count', 'gp_samples', 'stable', 'warmup', 'gp_output_scale', ...
+               'gp_length_scale', 'gp_noise_sd'};
       h = struct('iteration', (1:obj.stat('iteration')).');
       for i = 1:numel(names)
         h.(names{i}) = vbmc_mex('history', obj.id, names{i});

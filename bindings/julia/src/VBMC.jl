@@ -271,7 +271,8 @@ end
 
 The record of each completed iteration as a named tuple of vectors: `iteration` and the series
 of `vbmc_history` (`func_count`, `elbo`, `elbo_sd`, `skl`, `r_index`, `components`,
-`train_count`, `gp_samples`, `stable`, `warmup`), for an ELBO trace plot.
+`train_count`, `gp_samples`, `stable`, `warmup`, `gp_output_scale`, `gp_length_scale`,
+`gp_noise_sd`) and `action`, what each iteration did, for an ELBO trace plot.
 """
 function history(run::VBMCRun)
     n = Int(stat(run, "iteration"))
@@ -382,7 +383,8 @@ function diagnose(runs::AbstractVector{VBMCRun}; seed::Integer = fresh_seed())
 end
 
 const HISTORY_SERIES = (:func_count, :elbo, :elbo_sd, :skl, :r_index, :components,
-                        :train_count, :gp_samples, :stable, :warmup)
+                        :train_count, :gp_samples, :stable, :warmup, :gp_output_scale,
+                        :gp_length_scale, :gp_noise_sd)
 
 """
     evaluations(run)

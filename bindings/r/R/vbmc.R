@@ -119,7 +119,8 @@ vbmc_result_message <- function(run) .Call(C_result_message, run$handle)
 
 # The series of vbmc_history, in the header's order.
 history_series <- c("func_count", "elbo", "elbo_sd", "skl", "r_index", "components",
-                    "train_count", "gp_samples", "stable", "warmup")
+                    "train_count", "gp_samples", "stable", "warmup", "gp_output_scale",
+                    "gp_length_scale", "gp_noise_sd")
 
 vbmc_history <- function(run) {
   series <- lapply(history_series, function(name) .Call(C_history, run$handle, name))
