@@ -23,12 +23,16 @@ module vbmc
     c_vbmc_run => vbmc_run, vbmc_save, vbmc_load, &
     vbmc_posterior, vbmc_post_destroy, vbmc_post_dim, vbmc_post_components, vbmc_post_elbo, &
     vbmc_post_sample, vbmc_post_log_pdf, vbmc_post_moments, vbmc_post_save, vbmc_post_load, &
-    vbmc_post_sample_refined, vbmc_post_refined_elbo, vbmc_post_set_refinement
+    vbmc_post_sample_refined, vbmc_post_refined_elbo, vbmc_post_set_refinement, &
+    vbmc_set_prior, vbmc_set_prior_fn, vbmc_log_prior, vbmc_create_warm, vbmc_history_posterior, &
+    vbmc_history_action, vbmc_post_log_evidence, vbmc_post_mode, vbmc_post_marginal_pdf, vbmc_post_kl, vbmc_post_mtv, &
+    vbmc_diagnose, vbmc_diag_destroy, vbmc_diag_stat, vbmc_diag_pairwise, vbmc_diag_message
   implicit none
   private
 
   public :: vbmc_options_type, vbmc_run_type, vbmc_posterior_type, vbmc_log_joint
   public :: vbmc_library_version, vbmc_status_text, vbmc_option_count, vbmc_option_info
+  public :: vbmc_log_prior_fn, vbmc_diagnosis_type, vbmc_diagnose_runs
   public :: VBMC_OK, VBMC_DONE, VBMC_WAIT, VBMC_E_ARG, VBMC_E_STATE, VBMC_E_OPTION, VBMC_E_NOMEM, &
     VBMC_E_NUMERIC, VBMC_E_IO, VBMC_E_FORMAT, VBMC_E_INTERNAL, VBMC_MAX_DIM, &
     VBMC_VERSION_MAJOR, VBMC_VERSION_MINOR, VBMC_VERSION_PATCH
@@ -43,7 +47,25 @@ module vbmc
       type(c_ptr), value :: userdata
       real(c_double) :: log_joint
     end function
+
+    ! The prior callback of run%set_prior_fn: the log prior density at x(1:dim).
+    function vbmc_log_prior_fn(x, userdata) bind(c) result(log_prior)
+      import :: c_double, c_ptr
+      real(c_double), intent(in) :: x(*)
+      type(c_ptr), value :: userdata
+      real(c_double) :: log_prior
+    end function
   end interface
+
+  ! What vbmc_diagnose_runs says about several runs of one problem (vbmc_diagnose).
+  type :: vbmc_diagnosis_type
+    logical :: agree = .false.
+    integer :: best = 0                      ! index of the best run (1-based)
+    integer :: converged_count = 0
+    real(c_double) :: elbo_spread = 0, max_skl = 0, max_mtv = 0
+    real(c_double), allocatable :: skl(:, :), mtv(:, :)  ! pairwise, n x n
+    character(len=:), allocatable :: message
+  end type
 
   ! Options, set by name with PyVBMC's snake_case names: call opts%set("seed", 1).
   type :: vbmc_options_type
@@ -75,6 +97,12 @@ module vbmc
     procedure :: run => run_run
     procedure :: posterior => run_posterior
     procedure :: save => run_save
+    procedure :: warm_start => run_warm_start
+    procedure :: set_prior => run_set_prior
+    procedure :: set_prior_fn => run_set_prior_fn
+    procedure :: log_prior => run_log_prior
+    procedure :: history_posterior => run_history_posterior
+    procedure :: history_action => run_history_action
     procedure :: last_error => run_last_error
     procedure :: destroy => run_destroy
     procedure, private :: refuse_run_copy
@@ -98,6 +126,11 @@ module vbmc
     procedure :: set_refinement => post_set_refinement
     procedure :: log_pdf => post_log_pdf
     procedure :: moments => post_moments
+    procedure :: log_evidence => post_log_evidence
+    procedure :: mode => post_mode
+    procedure :: marginal_pdf => post_marginal_pdf
+    procedure :: kl => post_kl
+    procedure :: mtv => post_mtv
     procedure :: save => post_save
     procedure :: destroy => post_destroy
     procedure, private :: refuse_post_copy
@@ -497,6 +530,131 @@ contains
       stat, errmsg)
   end subroutine
 
+  ! A new run in self from previous's posterior (vbmc_create_warm); reuse (default .true.)
+  ! re-uses previous's evaluations for the same model.
+  subroutine run_warm_start(self, previous, options, reuse, stat, errmsg)
+    class(vbmc_run_type), intent(inout) :: self
+    type(vbmc_run_type), intent(in) :: previous
+    type(vbmc_options_type), intent(in), optional :: options
+    logical, intent(in), optional :: reuse
+    integer, intent(out), optional :: stat
+    character(len=*), intent(inout), optional :: errmsg
+    type(c_ptr) :: opts_ptr
+    integer(c_int) :: reuse_flag
+    call self%destroy()
+    opts_ptr = c_null_ptr
+    if (present(options)) opts_ptr = options%handle
+    reuse_flag = 1
+    if (present(reuse)) then
+      if (.not. reuse) reuse_flag = 0
+    end if
+    call report(vbmc_create_warm(self%handle, previous%handle, opts_ptr, reuse_flag), &
+      f_string(vbmc_last_error(c_null_ptr)), stat, errmsg)
+  end subroutine
+
+  ! The prior of parameter coord (1-based): kind "gaussian", "student_t", "uniform", "smoothbox",
+  ! "trapezoidal", "spline_trapezoidal" or "lognormal" and its parameters (vbmc_set_prior).
+  subroutine run_set_prior(self, coord, kind, params, stat, errmsg)
+    class(vbmc_run_type), intent(inout) :: self
+    integer, intent(in) :: coord
+    character(len=*), intent(in) :: kind
+    real(c_double), intent(in) :: params(:)
+    integer, intent(out), optional :: stat
+    character(len=*), intent(inout), optional :: errmsg
+    call report(vbmc_set_prior(self%handle, int(coord - 1, c_int), c_string(kind), params, &
+      int(size(params), c_int)), f_string(vbmc_last_error(self%handle)), stat, errmsg)
+  end subroutine
+
+  ! The whole prior as a callback (vbmc_set_prior_fn).
+  subroutine run_set_prior_fn(self, fn, userdata, stat, errmsg)
+    class(vbmc_run_type), intent(inout) :: self
+    procedure(vbmc_log_prior_fn) :: fn
+    type(c_ptr), intent(in), optional :: userdata
+    integer, intent(out), optional :: stat
+    character(len=*), intent(inout), optional :: errmsg
+    type(c_ptr) :: data
+    data = c_null_ptr
+    if (present(userdata)) data = userdata
+    call report(vbmc_set_prior_fn(self%handle, c_funloc(fn), data), &
+      f_string(vbmc_last_error(self%handle)), stat, errmsg)
+  end subroutine
+
+  ! The log prior the run adds to each told log likelihood, at x(1:dim).
+  function run_log_prior(self, x, stat, errmsg) result(value)
+    class(vbmc_run_type), intent(in) :: self
+    real(c_double), intent(in) :: x(:)
+    integer, intent(out), optional :: stat
+    character(len=*), intent(inout), optional :: errmsg
+    real(c_double) :: value
+    value = ieee_value(value, ieee_quiet_nan)
+    if (.not. size_ok(size(x), self%dim(), "x", stat, errmsg)) return
+    call report(vbmc_log_prior(self%handle, x, value), f_string(vbmc_last_error(self%handle)), &
+      stat, errmsg)
+  end function
+
+  ! The posterior of completed iteration `iteration` (1-based) into post.
+  subroutine run_history_posterior(self, iteration, post, stat, errmsg)
+    class(vbmc_run_type), intent(in) :: self
+    integer, intent(in) :: iteration
+    type(vbmc_posterior_type), intent(inout) :: post
+    integer, intent(out), optional :: stat
+    character(len=*), intent(inout), optional :: errmsg
+    call post%destroy()
+    call report(vbmc_history_posterior(self%handle, int(iteration - 1, c_int), post%handle), &
+      f_string(vbmc_last_error(self%handle)), stat, errmsg)
+  end subroutine
+
+  ! The action of completed iteration `iteration` (1-based), as in the iteration table.
+  function run_history_action(self, iteration, stat, errmsg) result(text)
+    class(vbmc_run_type), intent(in) :: self
+    integer, intent(in) :: iteration
+    integer, intent(out), optional :: stat
+    character(len=*), intent(inout), optional :: errmsg
+    character(len=:), allocatable :: text
+    character(kind=c_char), target :: buffer(1024)
+    buffer = c_null_char
+    call report(vbmc_history_action(self%handle, int(iteration - 1, c_int), buffer, &
+      int(size(buffer), c_size_t)), f_string(vbmc_last_error(self%handle)), stat, errmsg)
+    text = f_string(c_loc(buffer))
+  end function
+
+  ! Whether several runs of one problem agree, and which is best (vbmc_diagnose).
+  subroutine vbmc_diagnose_runs(runs, seed, diagnosis, stat, errmsg)
+    type(vbmc_run_type), intent(in) :: runs(:)
+    integer, intent(in) :: seed
+    type(vbmc_diagnosis_type), intent(out) :: diagnosis
+    integer, intent(out), optional :: stat
+    character(len=*), intent(inout), optional :: errmsg
+    type(c_ptr) :: handles(size(runs)), diag
+    integer(c_int) :: status
+    real(c_double) :: values(6)
+    character(len=15), parameter :: names(6) = [character(len=15) :: "agree", "best", &
+      "converged_count", "elbo_spread", "max_skl", "max_mtv"]
+    integer :: i, n
+    n = size(runs)
+    do i = 1, n
+      handles(i) = runs(i)%handle
+    end do
+    status = vbmc_diagnose(handles, int(n, c_int), int(seed, c_int64_t), diag)
+    if (status == VBMC_OK) then
+      allocate (diagnosis%skl(n, n), diagnosis%mtv(n, n))
+      do i = 1, 6
+        if (status == VBMC_OK) status = vbmc_diag_stat(diag, c_string(names(i)), values(i))
+      end do
+      if (status == VBMC_OK) status = vbmc_diag_pairwise(diag, c_string("skl"), int(n, c_size_t), diagnosis%skl)
+      if (status == VBMC_OK) status = vbmc_diag_pairwise(diag, c_string("mtv"), int(n, c_size_t), diagnosis%mtv)
+      diagnosis%message = f_string(vbmc_diag_message(diag))
+      call vbmc_diag_destroy(diag)
+      diagnosis%agree = values(1) == 1
+      diagnosis%best = nint(values(2)) + 1
+      diagnosis%converged_count = nint(values(3))
+      diagnosis%elbo_spread = values(4)
+      diagnosis%max_skl = values(5)
+      diagnosis%max_mtv = values(6)
+    end if
+    call report_post(status, "vbmc_diagnose", stat, errmsg)
+  end subroutine
+
   subroutine run_destroy(self)
     class(vbmc_run_type), intent(inout) :: self
     call vbmc_destroy(self%handle)
@@ -667,6 +825,64 @@ contains
     integer, intent(out), optional :: stat
     character(len=*), intent(inout), optional :: errmsg
     call report_post(vbmc_post_save(self%handle, c_string(path)), "vbmc_post_save", stat, errmsg)
+  end subroutine
+
+  ! The log evidence estimate that is not a bound and its SD (vbmc_post_log_evidence).
+  subroutine post_log_evidence(self, log_z, log_z_sd, stat, errmsg)
+    class(vbmc_posterior_type), intent(in) :: self
+    real(c_double), intent(out) :: log_z, log_z_sd
+    integer, intent(out), optional :: stat
+    character(len=*), intent(inout), optional :: errmsg
+    call report_post(vbmc_post_log_evidence(self%handle, log_z, log_z_sd), "vbmc_post_log_evidence", &
+      stat, errmsg)
+  end subroutine
+
+  ! The highest point of the density into x(1:dim).
+  subroutine post_mode(self, x, stat, errmsg)
+    class(vbmc_posterior_type), intent(in) :: self
+    real(c_double), intent(out) :: x(:)
+    integer, intent(out), optional :: stat
+    character(len=*), intent(inout), optional :: errmsg
+    if (.not. size_ok(size(x), self%dim(), "x", stat, errmsg)) return
+    call report_post(vbmc_post_mode(self%handle, x), "vbmc_post_mode", stat, errmsg)
+  end subroutine
+
+  ! The marginal density of parameter coord (1-based) at values(:) into pdf(:).
+  subroutine post_marginal_pdf(self, coord, values, pdf, stat, errmsg)
+    class(vbmc_posterior_type), intent(in) :: self
+    integer, intent(in) :: coord
+    real(c_double), intent(in) :: values(:)
+    real(c_double), intent(out) :: pdf(:)
+    integer, intent(out), optional :: stat
+    character(len=*), intent(inout), optional :: errmsg
+    if (.not. size_ok(size(pdf), size(values), "pdf", stat, errmsg)) return
+    call report_post(vbmc_post_marginal_pdf(self%handle, int(coord - 1, c_int), &
+      int(size(values), c_size_t), values, pdf), "vbmc_post_marginal_pdf", stat, errmsg)
+  end subroutine
+
+  ! kl = [KL(self||other), KL(other||self)] by Monte Carlo with n draws each, kl_sd their SDs.
+  subroutine post_kl(self, other, n, seed, kl, kl_sd, stat, errmsg)
+    class(vbmc_posterior_type), intent(in) :: self
+    type(vbmc_posterior_type), intent(in) :: other
+    integer, intent(in) :: n, seed
+    real(c_double), intent(out) :: kl(2), kl_sd(2)
+    integer, intent(out), optional :: stat
+    character(len=*), intent(inout), optional :: errmsg
+    call report_post(vbmc_post_kl(self%handle, other%handle, int(n, c_size_t), &
+      int(seed, c_int64_t), kl, kl_sd), "vbmc_post_kl", stat, errmsg)
+  end subroutine
+
+  ! The marginal total variation of each parameter into mtv(1:dim), and their mean.
+  subroutine post_mtv(self, other, n, seed, mtv, mean_mtv, stat, errmsg)
+    class(vbmc_posterior_type), intent(in) :: self
+    type(vbmc_posterior_type), intent(in) :: other
+    integer, intent(in) :: n, seed
+    real(c_double), intent(out) :: mtv(:), mean_mtv
+    integer, intent(out), optional :: stat
+    character(len=*), intent(inout), optional :: errmsg
+    if (.not. size_ok(size(mtv), self%dim(), "mtv", stat, errmsg)) return
+    call report_post(vbmc_post_mtv(self%handle, other%handle, int(n, c_size_t), &
+      int(seed, c_int64_t), mtv, mean_mtv), "vbmc_post_mtv", stat, errmsg)
   end subroutine
 
   subroutine post_destroy(self)

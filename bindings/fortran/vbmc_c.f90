@@ -343,5 +343,134 @@ module vbmc_c
       character(kind=c_char), intent(in) :: path(*)
       integer(c_int) :: vbmc_post_load
     end function
+    function vbmc_set_prior(run, coord, kind, params, n_params) bind(c, name="vbmc_set_prior")
+      import :: c_ptr, c_int, c_char, c_double
+      type(c_ptr), value :: run
+      integer(c_int), value :: coord
+      character(kind=c_char), intent(in) :: kind(*)
+      real(c_double), intent(in) :: params(*)
+      integer(c_int), value :: n_params
+      integer(c_int) :: vbmc_set_prior
+    end function
+
+    function vbmc_set_prior_fn(run, fn, userdata) bind(c, name="vbmc_set_prior_fn")
+      import :: c_ptr, c_int, c_funptr
+      type(c_ptr), value :: run
+      type(c_funptr), value :: fn
+      type(c_ptr), value :: userdata
+      integer(c_int) :: vbmc_set_prior_fn
+    end function
+
+    function vbmc_log_prior(run, x, log_prior) bind(c, name="vbmc_log_prior")
+      import :: c_ptr, c_int, c_double
+      type(c_ptr), value :: run
+      real(c_double), intent(in) :: x(*)
+      real(c_double), intent(out) :: log_prior
+      integer(c_int) :: vbmc_log_prior
+    end function
+
+    function vbmc_create_warm(out, previous, opts, reuse_evaluations) bind(c, name="vbmc_create_warm")
+      import :: c_ptr, c_int
+      type(c_ptr), intent(out) :: out
+      type(c_ptr), value :: previous, opts
+      integer(c_int), value :: reuse_evaluations
+      integer(c_int) :: vbmc_create_warm
+    end function
+
+    function vbmc_history_posterior(run, iteration, out) bind(c, name="vbmc_history_posterior")
+      import :: c_ptr, c_int
+      type(c_ptr), value :: run
+      integer(c_int), value :: iteration
+      type(c_ptr), intent(out) :: out
+      integer(c_int) :: vbmc_history_posterior
+    end function
+
+    function vbmc_history_action(run, iteration, buf, size) bind(c, name="vbmc_history_action")
+      import :: c_ptr, c_int, c_char, c_size_t
+      type(c_ptr), value :: run
+      integer(c_int), value :: iteration
+      character(kind=c_char), intent(out) :: buf(*)
+      integer(c_size_t), value :: size
+      integer(c_int) :: vbmc_history_action
+    end function
+
+    function vbmc_post_log_evidence(post, log_z, log_z_sd) bind(c, name="vbmc_post_log_evidence")
+      import :: c_ptr, c_int, c_double
+      type(c_ptr), value :: post
+      real(c_double), intent(out) :: log_z, log_z_sd
+      integer(c_int) :: vbmc_post_log_evidence
+    end function
+
+    function vbmc_post_mode(post, x) bind(c, name="vbmc_post_mode")
+      import :: c_ptr, c_int, c_double
+      type(c_ptr), value :: post
+      real(c_double), intent(out) :: x(*)
+      integer(c_int) :: vbmc_post_mode
+    end function
+
+    function vbmc_post_marginal_pdf(post, coord, n, values, pdf) bind(c, name="vbmc_post_marginal_pdf")
+      import :: c_ptr, c_int, c_size_t, c_double
+      type(c_ptr), value :: post
+      integer(c_int), value :: coord
+      integer(c_size_t), value :: n
+      real(c_double), intent(in) :: values(*)
+      real(c_double), intent(out) :: pdf(*)
+      integer(c_int) :: vbmc_post_marginal_pdf
+    end function
+
+    function vbmc_post_kl(p, q, n, seed, kl, kl_sd) bind(c, name="vbmc_post_kl")
+      import :: c_ptr, c_int, c_size_t, c_int64_t, c_double
+      type(c_ptr), value :: p, q
+      integer(c_size_t), value :: n
+      integer(c_int64_t), value :: seed
+      real(c_double), intent(out) :: kl(2), kl_sd(2)
+      integer(c_int) :: vbmc_post_kl
+    end function
+
+    function vbmc_post_mtv(p, q, n, seed, mtv, mean_mtv) bind(c, name="vbmc_post_mtv")
+      import :: c_ptr, c_int, c_size_t, c_int64_t, c_double
+      type(c_ptr), value :: p, q
+      integer(c_size_t), value :: n
+      integer(c_int64_t), value :: seed
+      real(c_double), intent(out) :: mtv(*), mean_mtv
+      integer(c_int) :: vbmc_post_mtv
+    end function
+
+    function vbmc_diagnose(runs, n, seed, out) bind(c, name="vbmc_diagnose")
+      import :: c_ptr, c_int, c_int64_t
+      type(c_ptr), intent(in) :: runs(*)
+      integer(c_int), value :: n
+      integer(c_int64_t), value :: seed
+      type(c_ptr), intent(out) :: out
+      integer(c_int) :: vbmc_diagnose
+    end function
+
+    subroutine vbmc_diag_destroy(diag) bind(c, name="vbmc_diag_destroy")
+      import :: c_ptr
+      type(c_ptr), value :: diag
+    end subroutine
+
+    function vbmc_diag_stat(diag, name, value) bind(c, name="vbmc_diag_stat")
+      import :: c_ptr, c_int, c_char, c_double
+      type(c_ptr), value :: diag
+      character(kind=c_char), intent(in) :: name(*)
+      real(c_double), intent(out) :: value
+      integer(c_int) :: vbmc_diag_stat
+    end function
+
+    function vbmc_diag_pairwise(diag, name, n, values) bind(c, name="vbmc_diag_pairwise")
+      import :: c_ptr, c_int, c_char, c_size_t, c_double
+      type(c_ptr), value :: diag
+      character(kind=c_char), intent(in) :: name(*)
+      integer(c_size_t), value :: n
+      real(c_double), intent(out) :: values(*)
+      integer(c_int) :: vbmc_diag_pairwise
+    end function
+
+    function vbmc_diag_message(diag) bind(c, name="vbmc_diag_message")
+      import :: c_ptr
+      type(c_ptr), value :: diag
+      type(c_ptr) :: vbmc_diag_message
+    end function
   end interface
 end module vbmc_c

@@ -10,6 +10,11 @@ classdef VBMCPosterior < handle
 %   lp = post.log_pdf(X)       log density at the rows of X (n x dim, or one 1 x dim point)
 %   bytes = post.bytes()       the snapshot as uint8 (VBMCPosterior.from_bytes reads it back)
 %   [mu, Sigma] = post.moments()
+%   [log_z, log_z_sd] = post.log_evidence()  the log evidence, not a bound, with an error bar
+%   x = post.mode()            the highest point of the density (1 x dim)
+%   p = post.marginal_pdf(i, v)  the marginal density of parameter i at the values v
+%   [kl, kl_sd] = post.kl_div(other, n, seed)  [KL(post||other), KL(other||post)] by Monte Carlo
+%   m = post.mtv(other, n, seed)  marginal total variation of each parameter (1 x dim)
 %   post.save(path); post = VBMCPosterior.load(path)
 
   properties (SetAccess = private)
@@ -82,6 +87,30 @@ classdef VBMCPosterior < handle
       data = fread(file, Inf, '*uint8');
       fclose(file);
       delete(path);
+    end
+
+    function [log_z, log_z_sd] = log_evidence(obj)
+      [log_z, log_z_sd] = vbmc_mex('post_log_evidence', obj.id);
+    end
+
+    function x = mode(obj)
+      x = vbmc_mex('post_mode', obj.id);
+    end
+
+    function p = marginal_pdf(obj, coord, values)
+      p = vbmc_mex('post_marginal_pdf', obj.id, coord, values);
+    end
+
+    function [kl, kl_sd] = kl_div(obj, other, n, seed)
+      if nargin < 3 || isempty(n), n = 1e5; end
+      if nargin < 4 || isempty(seed), seed = random_seed(); end
+      [kl, kl_sd] = vbmc_mex('post_kl', obj.id, other.id, n, seed);
+    end
+
+    function m = mtv(obj, other, n, seed)
+      if nargin < 3 || isempty(n), n = 1e5; end
+      if nargin < 4 || isempty(seed), seed = random_seed(); end
+      m = vbmc_mex('post_mtv', obj.id, other.id, n, seed);
     end
 
     function [mu, Sigma] = moments(obj)

@@ -17,6 +17,13 @@ classdef VBMCRun < handle
 %   run.history()              struct of per-iteration series (elbo, elbo_sd, func_count, ...)
 %   run.evaluations()          struct: X (one told point per row), log_joint, log_joint_sd, in_training
 %   run.plot_elbo()            figure of the ELBO +- SD over the iterations
+%   run.set_prior(i, kind, params)  the prior of parameter i ('gaussian', [mu, sigma], ...): the
+%                              values told are then log likelihoods (see vbmc_set_prior in vbmc.h)
+%   run.log_prior(x)           the log prior the run adds
+%   post = run.history_posterior(k)  the posterior of completed iteration k
+%   run2 = VBMCRun.warm_start(run, options, reuse)  a new run from run's posterior, re-using its
+%                              evaluations (reuse, default true) for the same model
+%   d = VBMCRun.diagnose([run1, run2, ...], seed)  do several runs agree, which is best
 %
 %   Errors are raised with identifiers vbmc:E_ARG, vbmc:E_STATE, ... and the library's message.
 
@@ -97,11 +104,26 @@ classdef VBMCRun < handle
     function h = history(obj)
       % Per-iteration record: iteration and the series of vbmc_history, each n x 1.
       names = {'func_count', 'elbo', 'elbo_sd', 'skl', 'r_index', 'components', ...
-               'train_count', 'gp_samples', 'stable', 'warmup'};
+               'train_count', 'gp_samples', 'stable', 'warmup', 'gp_output_scale', ...
+               'gp_length_scale', 'gp_noise_sd'};
       h = struct('iteration', (1:obj.stat('iteration')).');
       for i = 1:numel(names)
         h.(names{i}) = vbmc_mex('history', obj.id, names{i});
       end
+      h.action = arrayfun(@(k) vbmc_mex('history_action', obj.id, k), h.iteration, ...
+                          'UniformOutput', false);
+    end
+
+    function set_prior(obj, coord, kind, params)
+      vbmc_mex('set_prior', obj.id, coord, kind, params);
+    end
+
+    function value = log_prior(obj, x)
+      value = vbmc_mex('log_prior', obj.id, x);
+    end
+
+    function post = history_posterior(obj, iteration)
+      post = VBMCPosterior(vbmc_mex('history_posterior', obj.id, iteration));
     end
 
     function e = evaluations(obj)
@@ -147,6 +169,23 @@ classdef VBMCRun < handle
       obj = VBMCRun();
       obj.id = vbmc_mex('load', path);
       obj.dim = vbmc_mex('dim', obj.id);
+    end
+
+    function obj = warm_start(previous, options, reuse)
+      % A new run from previous's posterior; reuse (default true) re-uses its evaluations.
+      if nargin < 2, options = struct(); end
+      if nargin < 3, reuse = true; end
+      obj = VBMCRun();
+      obj.id = vbmc_mex('create_warm', previous.id, logical(reuse), translate_options(options));
+      obj.dim = vbmc_mex('dim', obj.id);
+    end
+
+    function d = diagnose(runs, seed)
+      % struct: agree, best (index into runs), converged_count, elbo_spread, max_skl, max_mtv,
+      % skl and mtv (pairwise), message.
+      if nargin < 2 || isempty(seed), seed = random_seed(); end
+      d = vbmc_mex('diagnose', arrayfun(@(r) r.id, runs), seed);
+      d.agree = d.agree == 1;
     end
 
     function table = options()

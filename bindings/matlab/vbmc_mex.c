@@ -307,6 +307,49 @@ static mxArray *evaluations(vbmc *run)
     return record;
 }
 
+/* A whole number in [lowest, 1e9] (a 1-based index or a count). */
+static int whole(const mxArray *value, const char *what, int lowest)
+{
+    const double number = scalar(value, what);
+    if (!(number >= lowest && number <= 1e9 && number == (double)(int)number))
+        mexErrMsgIdAndTxt("vbmc:E_ARG", "%s must be a whole number >= %d", what, lowest);
+    return (int)number;
+}
+
+/* The run commands of priors and past iterations: set_prior (coord 1-based, kind, params),
+ * log_prior (x), history_posterior (iteration 1-based), history_action (iteration 1-based).
+ * Returns 0 for another command. */
+static int workflow_command(const char *command, vbmc *run, size_t dim, mxArray **plhs, int nrhs,
+                            const mxArray **prhs)
+{
+    if (strcmp(command, "set_prior") == 0) {
+        need_args(nrhs, 5, command);
+        const mxArray *params = prhs[4];
+        if (!mxIsDouble(params) || mxIsComplex(params))
+            mexErrMsgIdAndTxt("vbmc:E_ARG", "params must be a real vector");
+        check_run(vbmc_set_prior(run, whole(prhs[2], "coord", 1) - 1, text(prhs[3], "kind"), mxGetPr(params),
+                                 (int)mxGetNumberOfElements(params)),
+                  run);
+    } else if (strcmp(command, "log_prior") == 0) {
+        need_args(nrhs, 3, command);
+        plhs[0] = mxCreateDoubleMatrix(1, 1, mxREAL);
+        check_run(vbmc_log_prior(run, required_vector(prhs[2], dim, "x"), mxGetPr(plhs[0])), run);
+    } else if (strcmp(command, "history_posterior") == 0) {
+        need_args(nrhs, 3, command);
+        vbmc_post *post = NULL;
+        check_run(vbmc_history_posterior(run, whole(prhs[2], "iteration", 1) - 1, &post), run);
+        plhs[0] = register_handle(post, KIND_POST);
+    } else if (strcmp(command, "history_action") == 0) {
+        need_args(nrhs, 3, command);
+        char action[1024];
+        check_run(vbmc_history_action(run, whole(prhs[2], "iteration", 1) - 1, action, sizeof action), run);
+        plhs[0] = mxCreateString(action);
+    } else {
+        return 0;
+    }
+    return 1;
+}
+
 static void run_command(const char *command, int nlhs, mxArray **plhs, int nrhs,
                         const mxArray **prhs)
 {
@@ -363,7 +406,7 @@ static void run_command(const char *command, int nlhs, mxArray **plhs, int nrhs,
         plhs[0] = history_series(run, text(prhs[2], "name"));
     } else if (strcmp(command, "evaluations") == 0) {
         plhs[0] = evaluations(run);
-    } else {
+    } else if (!workflow_command(command, run, dim, plhs, nrhs, prhs)) {
         mexErrMsgIdAndTxt("vbmc:E_ARG", "unknown command '%s'", command);
     }
 }
@@ -405,6 +448,48 @@ static int refine_command(const char *command, vbmc_post *post, size_t dim, mxAr
         if (!(aux_count >= -1e9 && aux_count <= 1e9 && aux_count == (double)(int)aux_count))
             mexErrMsgIdAndTxt("vbmc:E_ARG", "aux_count must be a whole number");
         check_post(vbmc_post_set_refinement(post, (int)aux_count, scalar(prhs[3], "variance_ratio")));
+    } else {
+        return 0;
+    }
+    return 1;
+}
+
+/* The comparison commands: post_mode -> 1 x dim, post_marginal_pdf (coord 1-based, values) ->
+ * pdf of the values' shape, post_kl (other, n, seed) -> [kl (1 x 2), kl_sd (1 x 2)], post_mtv
+ * (other, n, seed) -> 1 x dim, post_log_evidence -> [log_z, log_z_sd]. Returns 0 for another command. */
+static int compare_command(const char *command, vbmc_post *post, size_t dim, mxArray **plhs, int nrhs,
+                           const mxArray **prhs)
+{
+    size_t n;
+    uint64_t seed;
+    if (strcmp(command, "post_mode") == 0) {
+        plhs[0] = mxCreateDoubleMatrix(1, dim, mxREAL);
+        check_post(vbmc_post_mode(post, mxGetPr(plhs[0])));
+    } else if (strcmp(command, "post_log_evidence") == 0) {
+        plhs[0] = mxCreateDoubleMatrix(1, 1, mxREAL);
+        plhs[1] = mxCreateDoubleMatrix(1, 1, mxREAL);
+        check_post(vbmc_post_log_evidence(post, mxGetPr(plhs[0]), mxGetPr(plhs[1])));
+    } else if (strcmp(command, "post_marginal_pdf") == 0) {
+        need_args(nrhs, 4, command);
+        const mxArray *values = prhs[3];
+        if (!mxIsDouble(values) || mxIsComplex(values))
+            mexErrMsgIdAndTxt("vbmc:E_ARG", "values must be a real array");
+        plhs[0] = mxCreateNumericArray(mxGetNumberOfDimensions(values), mxGetDimensions(values),
+                                       mxDOUBLE_CLASS, mxREAL);
+        check_post(vbmc_post_marginal_pdf(post, whole(prhs[2], "coord", 1) - 1, mxGetNumberOfElements(values),
+                                          mxGetPr(values), mxGetPr(plhs[0])));
+    } else if (strcmp(command, "post_kl") == 0 || strcmp(command, "post_mtv") == 0) {
+        need_args(nrhs, 5, command);
+        vbmc_post *other = (vbmc_post *)lookup(prhs[2], KIND_POST);
+        draw_counts(prhs + 1, &n, &seed);
+        if (strcmp(command, "post_kl") == 0) {
+            plhs[0] = mxCreateDoubleMatrix(1, 2, mxREAL);
+            plhs[1] = mxCreateDoubleMatrix(1, 2, mxREAL);
+            check_post(vbmc_post_kl(post, other, n, seed, mxGetPr(plhs[0]), mxGetPr(plhs[1])));
+        } else {
+            plhs[0] = mxCreateDoubleMatrix(1, dim, mxREAL);
+            check_post(vbmc_post_mtv(post, other, n, seed, mxGetPr(plhs[0]), NULL));
+        }
     } else {
         return 0;
     }
@@ -463,9 +548,70 @@ static void post_command(const char *command, int nlhs, mxArray **plhs, int nrhs
     } else if (strcmp(command, "post_save") == 0) {
         need_args(nrhs, 3, command);
         check_post(vbmc_post_save(post, text(prhs[2], "path")));
-    } else if (!refine_command(command, post, dim, plhs, nrhs, prhs)) {
+    } else if (!refine_command(command, post, dim, plhs, nrhs, prhs) &&
+               !compare_command(command, post, dim, plhs, nrhs, prhs)) {
         mexErrMsgIdAndTxt("vbmc:E_ARG", "unknown command '%s'", command);
     }
+}
+
+/* create_warm(previous, reuse, options) */
+static mxArray *create_warm(const mxArray *const *args)
+{
+    const vbmc *previous = (const vbmc *)lookup(args[0], KIND_RUN);
+    const int reuse = mxIsLogicalScalarTrue(args[1]) || (mxIsNumeric(args[1]) && scalar(args[1], "reuse") != 0);
+    vbmc_opts *opts = NULL;
+    vbmc *run = NULL;
+    if (vbmc_opts_create(&opts) != VBMC_OK)
+        mexErrMsgIdAndTxt("vbmc:E_NOMEM", "vbmc_opts_create failed");
+    char message[512];
+    vbmc_status status = apply_options(opts, args[2], message, sizeof message);
+    if (status != VBMC_OK) {
+        vbmc_opts_destroy(opts);
+        raise_status(status, message);
+    }
+    status = vbmc_create_warm(&run, previous, opts, reuse);
+    vbmc_opts_destroy(opts);
+    check_run(status, NULL);
+    return register_run(run);
+}
+
+/* diagnose(ids, seed) -> struct(agree, best (1-based), converged_count, elbo_spread, max_skl,
+ * max_mtv, skl, mtv (n x n), message); the diagnosis is released before any error is raised. */
+static mxArray *diagnose(const mxArray *ids, const mxArray *seed_arg)
+{
+    static const char *stats[6] = {"agree", "best", "converged_count", "elbo_spread", "max_skl", "max_mtv"};
+    const char *fields[9] = {"agree", "best", "converged_count", "elbo_spread", "max_skl", "max_mtv",
+                             "skl", "mtv", "message"};
+    if (!mxIsDouble(ids))
+        mexErrMsgIdAndTxt("vbmc:E_ARG", "runs must be an array of VBMCRun objects");
+    const int n = (int)mxGetNumberOfElements(ids);
+    const double seed_value = scalar(seed_arg, "seed");
+    if (!(seed_value >= 0.0 && seed_value <= 9007199254740992.0 && seed_value == (double)(uint64_t)seed_value))
+        mexErrMsgIdAndTxt("vbmc:E_ARG", "seed must be a whole number between 0 and 2^53");
+    const vbmc **runs = (const vbmc **)mxMalloc(((size_t)n + 1) * sizeof(vbmc *));
+    for (int i = 0; i < n; ++i) {
+        mxArray *id = mxCreateDoubleScalar(mxGetPr(ids)[i]);
+        runs[i] = (const vbmc *)lookup(id, KIND_RUN);
+        mxDestroyArray(id);
+    }
+    vbmc_diag *diag = NULL;
+    check_post(vbmc_diagnose(runs, n, (uint64_t)seed_value, &diag));
+    mxArray *out = mxCreateStructMatrix(1, 1, 9, fields);
+    vbmc_status status = VBMC_OK;
+    for (int i = 0; i < 6 && status == VBMC_OK; ++i) {
+        double value = 0.0;
+        status = vbmc_diag_stat(diag, stats[i], &value);
+        mxSetFieldByNumber(out, 0, i, mxCreateDoubleScalar(i == 1 ? value + 1.0 : value));
+    }
+    for (int i = 0; i < 2 && status == VBMC_OK; ++i) {
+        mxArray *matrix = mxCreateDoubleMatrix((size_t)n, (size_t)n, mxREAL);
+        status = vbmc_diag_pairwise(diag, i == 0 ? "skl" : "mtv", (size_t)n, mxGetPr(matrix)); /* symmetric */
+        mxSetFieldByNumber(out, 0, 6 + i, matrix);
+    }
+    mxSetFieldByNumber(out, 0, 8, mxCreateString(vbmc_diag_message(diag)));
+    vbmc_diag_destroy(diag);
+    check_post(status);
+    return out;
 }
 
 void mexFunction(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[])
@@ -495,6 +641,12 @@ void mexFunction(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[])
         vbmc *run = NULL;
         check_run(vbmc_load(&run, text(prhs[1], "path")), NULL);
         plhs[0] = register_run(run);
+    } else if (strcmp(command, "create_warm") == 0) {
+        need_args(nrhs, 4, command);
+        plhs[0] = create_warm(prhs + 1);
+    } else if (strcmp(command, "diagnose") == 0) {
+        need_args(nrhs, 3, command);
+        plhs[0] = diagnose(prhs[1], prhs[2]);
     } else if (strcmp(command, "post_load") == 0) {
         need_args(nrhs, 2, command);
         vbmc_post *post = NULL;

@@ -34,6 +34,7 @@ SCALARS = {
     "void *": {"Ptr{Cvoid}"},
     "vbmc_log_joint_fn": {"Ptr{Cvoid}"},
     "vbmc_log_fn": {"Ptr{Cvoid}"},
+    "vbmc_log_prior_fn": {"Ptr{Cvoid}"},
 }
 
 
@@ -52,9 +53,11 @@ def julia_types_for(ctype):
         return DOUBLE_POINTER
     if normal == "int *":
         return {"Ptr{Cint}", "Ref{Cint}"}
-    if re.fullmatch(r"(const )?vbmc(_opts|_post)? \*", normal):
+    if re.fullmatch(r"(const )?vbmc(_opts|_post|_diag)? \*", normal):
         return {"Ptr{Cvoid}"}
-    if re.fullmatch(r"vbmc(_opts|_post)? \*\*", normal):
+    if re.fullmatch(r"(const )?vbmc \* ?const \*", normal):
+        return {"Ptr{Ptr{Cvoid}}"}  # an array of run handles
+    if re.fullmatch(r"vbmc(_opts|_post|_diag)? \*\*", normal):
         return HANDLE_OUTPUT
     raise ValueError("no Julia type known for C type %r" % ctype)
 

@@ -8,8 +8,11 @@ program test_vbmc
   use vbmc
   implicit none
   type(vbmc_options_type) :: options, small
-  type(vbmc_run_type) :: run, driven, fresh
-  type(vbmc_posterior_type) :: post
+  type(vbmc_run_type) :: run, driven, fresh, second, warm, with_prior
+  type(vbmc_posterior_type) :: post, post2, past
+  type(vbmc_diagnosis_type) :: diagnosis
+  real(c_double) :: mode(2), kl(2), kl_sd(2), mtv(2), mean_mtv, grid(601), density(601), log_z, log_z_sd
+  integer :: i
   real(c_double) :: x(1), wrong(3), draws(2, 7), again(2, 7), log_pdf(7), mean(2), cov(2, 2)
   real(c_double), allocatable :: elbos(:), told(:, :), values(:), sds(:)
   integer(c_int), allocatable :: used(:)
@@ -121,6 +124,45 @@ program test_vbmc
     "the auxiliary ELBO is not below the mixture's", "")
   call post%set_refinement(0, 0.7_c_double, stat=status, errmsg=message)
   call expect(status == VBMC_E_ARG, "a refinement setting out of range", message)
+
+  ! ---- the workflow after a first run ----
+  call second%create(plb=[-2.0_c_double, -2.0_c_double], pub=[2.0_c_double, 2.0_c_double], &
+    x0=[0.5_c_double, -0.5_c_double], options=small)
+  call second%run(gaussian_log_joint, c_loc(calls))
+  call second%posterior(post2)
+  call post%log_evidence(log_z, log_z_sd)
+  call expect(abs(log_z - log(8 * atan(1.0_c_double))) < 0.2_c_double .and. log_z_sd > 0, &
+    "the log evidence of the unnormalised standard normal is log(2 pi)", "")
+  call post%mode(mode)
+  call expect(maxval(abs(mode)) < 0.3_c_double, "the mode of a standard normal posterior", "")
+  grid = [(-5.0_c_double + 0.01_c_double * i, i = 0, 600)]
+  call post%marginal_pdf(1, grid, density)
+  call expect(abs(sum(density) * 0.01_c_double - 1) < 0.01_c_double, "a marginal density integrates to 1", "")
+  call post%kl(post, 2000, 4, kl, kl_sd)
+  call expect(all(abs(kl) < 1e-12_c_double), "KL of a posterior with itself is 0", "")
+  call post%mtv(post2, 2000, 4, mtv, mean_mtv)
+  call expect(all(mtv >= 0 .and. mtv <= 1) .and. abs(mean_mtv - sum(mtv) / 2) < 1e-12_c_double, &
+    "MTV per parameter in [0, 1] and its mean", "")
+  call vbmc_diagnose_runs([driven, second], 2, diagnosis, stat=status, errmsg=message)
+  call expect(status == VBMC_OK .and. (diagnosis%best == 1 .or. diagnosis%best == 2) .and. &
+    size(diagnosis%skl, 1) == 2 .and. len(diagnosis%message) > 0, "diagnose two runs", message)
+  call vbmc_diagnose_runs([driven], 2, diagnosis, stat=status, errmsg=message)
+  call expect(status == VBMC_E_ARG, "diagnose needs two runs", message)
+  call warm%warm_start(driven, small)
+  call expect(nint(warm%stat("func_count")) > 0, "a warm start re-uses the evaluations", "")
+  call driven%history_posterior(1, past)
+  call expect(past%dim() == 2, "the posterior of the first iteration", "")
+  call expect(len(driven%history_action(1)) >= 0, "the action of the first iteration", "")
+  call driven%history_posterior(0, past, stat=status, errmsg=message)
+  call expect(status == VBMC_E_ARG, "iteration 0 does not exist", message)
+  call with_prior%create(plb=[-2.0_c_double, -2.0_c_double], pub=[2.0_c_double, 2.0_c_double], &
+    options=small)
+  call with_prior%set_prior(1, "gaussian", [0.0_c_double, 2.0_c_double])
+  call with_prior%set_prior(2, "gaussian", [0.0_c_double, 2.0_c_double])
+  call expect(abs(with_prior%log_prior([0.0_c_double, 0.0_c_double]) + 2 * (log(2.0_c_double) + &
+    0.5_c_double * log(8 * atan(1.0_c_double)))) < 1e-12_c_double, "the log prior of two Gaussian priors", "")
+  call with_prior%set_prior(1, "gaussian", [0.0_c_double, -1.0_c_double], stat=status, errmsg=message)
+  call expect(status == VBMC_E_ARG, "a negative sigma is refused", message)
 
   if (failures > 0) error stop "test_vbmc: failures"
   print '(a)', "test_vbmc: all checks passed"

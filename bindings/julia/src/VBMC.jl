@@ -28,7 +28,8 @@ import Statistics
 export VBMCRun, Posterior, VBMCError, Status, ask!, ask_status!, tell!, tell_extra!, abandon!,
        pending, result_message, posterior, run!, load_run, load_posterior, elbo, elbo_sd,
        history, evaluations, sample_components, sample_refined, refined_elbo, set_refinement!,
-       options, version
+       log_evidence, posterior_mode, marginal_pdf, kl_div, mtv, diagnose, warm_start, set_prior!, log_prior,
+       history_posterior, options, version
 
 include("constants.jl")
 
@@ -270,7 +271,8 @@ end
 
 The record of each completed iteration as a named tuple of vectors: `iteration` and the series
 of `vbmc_history` (`func_count`, `elbo`, `elbo_sd`, `skl`, `r_index`, `components`,
-`train_count`, `gp_samples`, `stable`, `warmup`), for an ELBO trace plot.
+`train_count`, `gp_samples`, `stable`, `warmup`, `gp_output_scale`, `gp_length_scale`,
+`gp_noise_sd`) and `action`, what each iteration did, for an ELBO trace plot.
 """
 function history(run::VBMCRun)
     n = Int(stat(run, "iteration"))
@@ -281,11 +283,108 @@ function history(run::VBMCRun)
                              live(run), String(name), n, values))
         values
     end
-    return (iteration = collect(1:n), NamedTuple{HISTORY_SERIES}(series)...)
+    actions = map(0:n-1) do i
+        buffer = Vector{UInt8}(undef, 1024)
+        run_check(run, ccall((:vbmc_history_action, libvbmc), Cint,
+                             (Ptr{Cvoid}, Cint, Csize_t, Ptr{UInt8}), live(run), i, length(buffer), buffer))
+        unsafe_string(pointer(buffer))
+    end
+    return (iteration = collect(1:n), NamedTuple{HISTORY_SERIES}(series)..., action = actions)
+end
+
+"""The posterior of completed iteration `k` (1-based)."""
+function history_posterior(run::VBMCRun, k::Integer)
+    handle = Ref{Ptr{Cvoid}}(C_NULL)
+    run_check(run, ccall((:vbmc_history_posterior, libvbmc), Cint, (Ptr{Cvoid}, Cint, Ref{Ptr{Cvoid}}),
+                         live(run), k - 1, handle))
+    return Posterior(handle[])
+end
+
+"""
+    set_prior!(run, coord, kind, params)
+
+The prior of parameter `coord` (1-based): `kind` one of "gaussian" (mu, sigma), "student_t"
+(mu, sigma, nu), "uniform" (a, b), "smoothbox" (a, b, sigma), "trapezoidal" and
+"spline_trapezoidal" (a, u, v, b), "lognormal" (mu, sigma of log x). Give every parameter one
+before the first tell; the values told are then log likelihoods (`vbmc_set_prior`).
+"""
+function set_prior!(run::VBMCRun, coord::Integer, kind::AbstractString, params)
+    values = convert(Vector{Float64}, collect(params))
+    run_check(run, ccall((:vbmc_set_prior, libvbmc), Cint,
+                         (Ptr{Cvoid}, Cint, Cstring, Ptr{Cdouble}, Cint),
+                         live(run), coord - 1, kind, values, length(values)))
+    return run
+end
+
+"""The log prior the run adds to each told log likelihood, at `x`."""
+function log_prior(run::VBMCRun, x)
+    value = Ref{Cdouble}(0.0)
+    run_check(run, ccall((:vbmc_log_prior, libvbmc), Cint, (Ptr{Cvoid}, Ptr{Cdouble}, Ref{Cdouble}),
+                         live(run), checked_vector(x, run.dim, "x"), value))
+    return value[]
+end
+
+"""
+    warm_start(previous; options = Dict(), reuse = true)
+
+A new run from `previous`'s posterior; with `reuse` its evaluations are re-used, not evaluated
+again (the same model with more budget), without only its posterior (a changed model).
+"""
+function warm_start(previous::VBMCRun; options = Dict{String,Any}(), reuse::Bool = true)
+    opts = make_options(options)
+    handle = Ref{Ptr{Cvoid}}(C_NULL)
+    code = try
+        ccall((:vbmc_create_warm, libvbmc), Cint, (Ref{Ptr{Cvoid}}, Ptr{Cvoid}, Ptr{Cvoid}, Cint),
+              handle, live(previous), opts, reuse ? 1 : 0)
+    finally
+        destroy_options(opts)
+    end
+    check(code, () -> last_error(C_NULL))
+    return VBMCRun(handle[])
+end
+
+const DIAGNOSIS_STATS = (:agree, :best, :converged_count, :elbo_spread, :max_skl, :max_mtv)
+
+"""
+    diagnose(runs; seed)
+
+Whether several runs of the same problem agree (`vbmc_diagnose`): a named tuple with `agree`,
+`best` (index into `runs`), `converged_count`, `elbo_spread`, `max_skl`, `max_mtv`, the pairwise
+matrices `skl` and `mtv`, and `message`.
+"""
+function diagnose(runs::AbstractVector{VBMCRun}; seed::Integer = fresh_seed())
+    handles = Ptr{Cvoid}[live(run) for run in runs]
+    n = length(handles)
+    out = Ref{Ptr{Cvoid}}(C_NULL)
+    post_check(ccall((:vbmc_diagnose, libvbmc), Cint, (Ptr{Ptr{Cvoid}}, Cint, UInt64, Ref{Ptr{Cvoid}}),
+                     handles, n, seed, out), "vbmc_diagnose")
+    diag = out[]
+    try
+        stats = map(DIAGNOSIS_STATS) do name
+            value = Ref{Cdouble}(NaN)
+            post_check(ccall((:vbmc_diag_stat, libvbmc), Cint, (Ptr{Cvoid}, Cstring, Ref{Cdouble}),
+                             diag, String(name), value), "vbmc_diag_stat")
+            value[]
+        end
+        pairwise = map(("skl", "mtv")) do name
+            values = Matrix{Float64}(undef, n, n)
+            post_check(ccall((:vbmc_diag_pairwise, libvbmc), Cint,
+                             (Ptr{Cvoid}, Cstring, Csize_t, Ptr{Cdouble}), diag, name, n, values),
+                       "vbmc_diag_pairwise")
+            permutedims(values)  # written row-major
+        end
+        message = unsafe_string(ccall((:vbmc_diag_message, libvbmc), Cstring, (Ptr{Cvoid},), diag))
+        return (agree = stats[1] == 1, best = Int(stats[2]) + 1, converged_count = Int(stats[3]),
+                elbo_spread = stats[4], max_skl = stats[5], max_mtv = stats[6], skl = pairwise[1],
+                mtv = pairwise[2], message = message)
+    finally
+        ccall((:vbmc_diag_destroy, libvbmc), Cvoid, (Ptr{Cvoid},), diag)
+    end
 end
 
 const HISTORY_SERIES = (:func_count, :elbo, :elbo_sd, :skl, :r_index, :components,
-                        :train_count, :gp_samples, :stable, :warmup)
+                        :train_count, :gp_samples, :stable, :warmup, :gp_output_scale,
+                        :gp_length_scale, :gp_noise_sd)
 
 """
     evaluations(run)
@@ -432,6 +531,51 @@ function moments(post::Posterior)
     post_check(ccall((:vbmc_post_moments, libvbmc), Cint, (Ptr{Cvoid}, Ptr{Cdouble}, Ptr{Cdouble}),
                      live(post), mean, cov), "vbmc_post_moments")
     return mean, permutedims(cov)  # the C API writes cov row-major
+end
+
+"""`(log_z, log_z_sd)`: an estimate of the log evidence that is not a bound, with an SD meant as an
+error bar (`vbmc_post_log_evidence`)."""
+function log_evidence(post::Posterior)
+    log_z, sd = Ref{Cdouble}(NaN), Ref{Cdouble}(NaN)
+    post_check(ccall((:vbmc_post_log_evidence, libvbmc), Cint, (Ptr{Cvoid}, Ref{Cdouble}, Ref{Cdouble}),
+                     live(post), log_z, sd), "vbmc_post_log_evidence")
+    return log_z[], sd[]
+end
+
+"""The highest point of the posterior density (`vbmc_post_mode`)."""
+function posterior_mode(post::Posterior)
+    x = Vector{Float64}(undef, post.dim)
+    post_check(ccall((:vbmc_post_mode, libvbmc), Cint, (Ptr{Cvoid}, Ptr{Cdouble}), live(post), x),
+               "vbmc_post_mode")
+    return x
+end
+
+"""The marginal density of parameter `coord` (1-based) at each of `values`."""
+function marginal_pdf(post::Posterior, coord::Integer, values::AbstractVector{<:Real})
+    points = convert(Vector{Float64}, values)
+    pdf = Vector{Float64}(undef, length(points))
+    post_check(ccall((:vbmc_post_marginal_pdf, libvbmc), Cint,
+                     (Ptr{Cvoid}, Cint, Csize_t, Ptr{Cdouble}, Ptr{Cdouble}),
+                     live(post), coord - 1, length(points), points, pdf), "vbmc_post_marginal_pdf")
+    return pdf
+end
+
+"""`(kl, kl_sd)`: `[KL(p‖q), KL(q‖p)]` by Monte Carlo with `n` draws of each, and their SDs."""
+function kl_div(p::Posterior, q::Posterior; n::Integer = 100_000, seed::Integer = fresh_seed())
+    kl, sd = Vector{Float64}(undef, 2), Vector{Float64}(undef, 2)
+    post_check(ccall((:vbmc_post_kl, libvbmc), Cint,
+                     (Ptr{Cvoid}, Ptr{Cvoid}, Csize_t, UInt64, Ptr{Cdouble}, Ptr{Cdouble}),
+                     live(p), live(q), n, seed, kl, sd), "vbmc_post_kl")
+    return kl, sd
+end
+
+"""The marginal total variation distance of each parameter (PyVBMC's `mtv`)."""
+function mtv(p::Posterior, q::Posterior; n::Integer = 100_000, seed::Integer = fresh_seed())
+    values = Vector{Float64}(undef, p.dim)
+    post_check(ccall((:vbmc_post_mtv, libvbmc), Cint,
+                     (Ptr{Cvoid}, Ptr{Cvoid}, Csize_t, UInt64, Ptr{Cdouble}, Ptr{Cdouble}),
+                     live(p), live(q), n, seed, values, C_NULL), "vbmc_post_mtv")
+    return values
 end
 
 """Write the snapshot to a file (atomically)."""

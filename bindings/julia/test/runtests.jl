@@ -65,4 +65,26 @@ gaussian_log_joint(x) = -0.5 * sum(abs2, x)
         e
     end
     @test err isa VBMCError && err.status == VBMC.E_ARG
+
+    # the workflow after a first run
+    second = VBMCRun(nothing, nothing, [-2.0, -2.0], [2.0, 2.0], [0.5, -0.5];
+                     options = Dict("seed" => 6, "display" => "off", "max_fun_evals" => 40))
+    post2 = run!(second, gaussian_log_joint)
+    log_z, log_z_sd = log_evidence(post)
+    @test abs(log_z - log(2pi)) < 0.2 && log_z_sd > 0
+    @test maximum(abs.(posterior_mode(post))) < 0.3
+    grid = collect(-5.0:0.01:5.0)
+    @test abs(sum(marginal_pdf(post, 1, grid)) * 0.01 - 1) < 0.01
+    kl, kl_sd = kl_div(post, post; n = 2000, seed = 4)
+    @test all(abs.(kl) .< 1e-12) && length(kl_sd) == 2
+    @test all(0 .<= mtv(post, post2; n = 2000, seed = 4) .<= 1)
+    d = diagnose([run, second]; seed = 2)
+    @test d.best in (1, 2) && size(d.skl) == (2, 2) && !isempty(d.message)
+    warm = warm_start(run; options = Dict("seed" => 7, "display" => "off", "max_fun_evals" => 60))
+    @test VBMC.stat(warm, "func_count") > 0
+    @test history_posterior(run, 1).dim == 2 && length(history(run).action) == VBMC.stat(run, "iteration")
+    with_prior = VBMCRun(nothing, nothing, [-2.0, -2.0], [2.0, 2.0]; options = Dict("display" => "off"))
+    set_prior!(with_prior, 1, "gaussian", [0.0, 2.0])
+    set_prior!(with_prior, 2, "gaussian", [0.0, 2.0])
+    @test log_prior(with_prior, [0.0, 0.0]) ≈ 2 * (-log(2.0) - 0.5 * log(2pi))
 end

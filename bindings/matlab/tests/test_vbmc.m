@@ -217,6 +217,48 @@ for i = 1:2
   failures = failures + check(~isempty(info) && info.bytes > 5000, ['vbmc_plot draws the ' names{i} ' plot']);
 end
 
+% ---- the workflow after a first run ----
+shifted = @(x) -0.5 * sum(((x - [1 -1]) ./ [0.5 1]).^2);
+first = VBMCRun([], [], [-3 -3], [3 3], [-0.5 0], struct('seed', 1, 'display', 'off', 'max_fun_evals', 60));
+second = VBMCRun([], [], [-3 -3], [3 3], [0.5 0], struct('seed', 2, 'display', 'off', 'max_fun_evals', 60));
+p1 = first.run(shifted);
+p2 = second.run(shifted);
+[log_z, log_z_sd] = p1.log_evidence();
+failures = failures + check(abs(log_z - log(2 * pi * 0.5)) < 0.2 && log_z_sd > 0, 'the log evidence of the Gaussian');
+failures = failures + check(max(abs(p1.mode() - [1 -1])) < 0.2, 'the mode is near the Gaussian mean');
+grid = linspace(-2, 4, 601);
+density = p1.marginal_pdf(1, grid);
+failures = failures + check(isequal(size(density), size(grid)) && ...
+  abs(sum(density) * (grid(2) - grid(1)) - 1) < 0.01, 'a marginal density integrates to 1');
+[kl, kl_sd] = p1.kl_div(p1, 2000, 4);
+failures = failures + check(all(abs(kl) < 1e-12) && numel(kl_sd) == 2, 'KL of a posterior with itself is 0');
+m = p1.mtv(p2, 2000, 4);
+failures = failures + check(numel(m) == 2 && all(m >= 0 & m <= 1), 'MTV per parameter in [0, 1]');
+d = VBMCRun.diagnose([first, second], 2);
+failures = failures + check(islogical(d.agree) && any(d.best == [1 2]) && isequal(size(d.skl), [2 2]) && ...
+  ischar(d.message), 'diagnose two runs');
+warm = VBMCRun.warm_start(first, struct('seed', 3, 'display', 'off', 'max_fun_evals', 80));
+e1 = first.evaluations();
+e3 = warm.evaluations();
+failures = failures + check(isequal(e3.X(1, :), e1.X(1, :)), 'a warm start re-uses the evaluations');
+warm.run(shifted);
+failures = failures + check(warm.stat('finished') == 1, 'a warm-started run finishes');
+h = first.history();
+failures = failures + check(iscell(h.action) && numel(h.action) == numel(h.iteration), 'history has the actions');
+past = first.history_posterior(1);
+failures = failures + check(past.dim == 2, 'the posterior of the first iteration');
+with_prior = VBMCRun([], [], [-3 -3], [3 3], [], struct('seed', 1, 'display', 'off'));
+with_prior.set_prior(1, 'gaussian', [0 2]);
+with_prior.set_prior(2, 'gaussian', [0 2]);
+failures = failures + check(abs(with_prior.log_prior([0 0]) - 2 * (-log(2) - 0.5 * log(2 * pi))) < 1e-12, ...
+  'the log prior of two Gaussian priors');
+try
+  with_prior.set_prior(1, 'gaussian', [0 -1]);
+  failures = failures + check(false, 'a negative sigma raises');
+catch err
+  failures = failures + check(strcmp(err.identifier, 'vbmc:E_ARG'), 'a negative sigma raises vbmc:E_ARG');
+end
+
 if failures > 0
   error('test_vbmc: %d checks failed', failures);
 end

@@ -66,7 +66,40 @@ vbmc_moments <- function(post) {
   m
 }
 
+vbmc_mode <- function(post) with_names(.Call(C_post_mode, post_handle(post)), post$names)
+
+# The marginal density of parameter `coord` (1-based, or a parameter name) at `values`.
+vbmc_marginal_pdf <- function(post, coord, values) {
+  index <- parameter_index(post, coord)
+  .Call(C_post_marginal_pdf, post_handle(post), index - 1L, as.double(values))
+}
+
+parameter_index <- function(post, coord) {
+  if (is.character(coord) && length(coord) == 1 && coord %in% post$names)
+    return(match(coord, post$names))
+  if (!is.numeric(coord) || length(coord) != 1 || coord != round(coord) || coord < 1 || coord > post$dim)
+    stop(sprintf("coord must be a parameter name or a whole number between 1 and %d", post$dim),
+         call. = FALSE)
+  as.integer(coord)
+}
+
+vbmc_kl <- function(p, q, n = 1e5, seed = NULL) {
+  values <- .Call(C_post_kl, post_handle(p), post_handle(q), n,
+                  if (is.null(seed)) random_seed() else seed)
+  list(kl = c(p_q = values[1], q_p = values[2]), kl_sd = c(p_q = values[3], q_p = values[4]))
+}
+
+vbmc_mtv <- function(p, q, n = 1e5, seed = NULL) {
+  with_names(.Call(C_post_mtv, post_handle(p), post_handle(q), n,
+                   if (is.null(seed)) random_seed() else seed), p$names)
+}
+
 vbmc_elbo <- function(post) c(elbo = post$elbo, elbo_sd = post$elbo_sd)
+
+vbmc_log_evidence <- function(post) {
+  values <- .Call(C_post_log_evidence, post_handle(post))
+  c(log_z = values[1], log_z_sd = values[2])
+}
 
 vbmc_post_save <- function(post, path) invisible(.Call(C_post_save, post_handle(post), path.expand(path)))
 

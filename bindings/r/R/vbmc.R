@@ -119,7 +119,8 @@ vbmc_result_message <- function(run) .Call(C_result_message, run$handle)
 
 # The series of vbmc_history, in the header's order.
 history_series <- c("func_count", "elbo", "elbo_sd", "skl", "r_index", "components",
-                    "train_count", "gp_samples", "stable", "warmup")
+                    "train_count", "gp_samples", "stable", "warmup", "gp_output_scale",
+                    "gp_length_scale", "gp_noise_sd")
 
 vbmc_history <- function(run) {
   series <- lapply(history_series, function(name) .Call(C_history, run$handle, name))
@@ -127,6 +128,8 @@ vbmc_history <- function(run) {
   history <- data.frame(iteration = seq_along(series$elbo), series)
   history$stable <- history$stable == 1
   history$warmup <- history$warmup == 1
+  history$action <- vapply(seq_len(nrow(history)) - 1L,
+                           function(i) .Call(C_history_action, run$handle, i), "")
   history
 }
 
@@ -134,6 +137,41 @@ vbmc_evaluations <- function(run) {
   record <- .Call(C_evaluations, run$handle)
   record$x <- with_names(record$x, run$names)
   record
+}
+
+vbmc_warm_start <- function(previous, options = list(), reuse = TRUE) {
+  if (length(options) > 0 && (is.null(names(options)) || any(names(options) == "")))
+    stop("options must be a named list", call. = FALSE)
+  new_run(.Call(C_create_warm, previous$handle, as.list(options), isTRUE(reuse)), previous$names)
+}
+
+# The prior of parameter `coord` (1-based, or a parameter name): kind and its parameters.
+vbmc_set_prior <- function(run, coord, kind, params) {
+  index <- if (is.character(coord) && coord %in% run$names) match(coord, run$names) else coord
+  if (!is.numeric(index) || length(index) != 1 || index != round(index) || index < 1 || index > run$dim)
+    stop(sprintf("coord must be a parameter name or a whole number between 1 and %d", run$dim),
+         call. = FALSE)
+  invisible(.Call(C_set_prior, run$handle, as.integer(index) - 1L, kind, as.double(params)))
+}
+
+vbmc_log_prior <- function(run, x) .Call(C_log_prior, run$handle, as_point(x, run$dim))
+
+vbmc_history_posterior <- function(run, iteration) {
+  new_posterior(.Call(C_history_posterior, run$handle, as.integer(iteration) - 1L), run$names)
+}
+
+# Several runs of the same problem: do they agree, and which is best.
+vbmc_diagnose <- function(runs, seed = NULL) {
+  if (inherits(runs, "vbmc") || !is.list(runs) || !all(vapply(runs, inherits, TRUE, "vbmc")))
+    stop("runs must be a list of runs", call. = FALSE)
+  stat_names <- c("agree", "best", "converged_count", "elbo_spread", "max_skl", "max_mtv")
+  out <- .Call(C_diagnose, lapply(runs, `[[`, "handle"), if (is.null(seed)) random_seed() else seed,
+               stat_names, c("skl", "mtv"))
+  stats <- stats::setNames(out[[1]], stat_names)
+  list(agree = stats[["agree"]] == 1, best = as.integer(stats[["best"]]) + 1L,
+       converged_count = as.integer(stats[["converged_count"]]), elbo_spread = stats[["elbo_spread"]],
+       max_skl = stats[["max_skl"]], max_mtv = stats[["max_mtv"]], skl = out[[2]][[1]],
+       mtv = out[[2]][[2]], message = out[[3]])
 }
 
 # The value told for what fn returned at x: c(log_joint, sd); a clear error for anything else.

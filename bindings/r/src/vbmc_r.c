@@ -573,6 +573,168 @@ static SEXP r_post_moments(SEXP handle)
     return moments;
 }
 
+/* The highest point of the density. */
+static SEXP r_post_mode(SEXP handle)
+{
+    vbmc_post *post = POST(handle);
+    SEXP x = PROTECT(Rf_allocVector(REALSXP, vbmc_post_dim(post)));
+    check_post(vbmc_post_mode(post, REAL(x)));
+    UNPROTECT(1);
+    return x;
+}
+
+/* The marginal density of coordinate `coord` (0-based here) at the values. */
+static SEXP r_post_marginal_pdf(SEXP handle, SEXP coord, SEXP values)
+{
+    vbmc_post *post = POST(handle);
+    if (TYPEOF(values) != REALSXP)
+        Rf_error("values must be a numeric vector");
+    const size_t n = (size_t)XLENGTH(values);
+    SEXP pdf = PROTECT(Rf_allocVector(REALSXP, (R_xlen_t)n));
+    check_post(vbmc_post_marginal_pdf(post, Rf_asInteger(coord), n, REAL(values), REAL(pdf)));
+    UNPROTECT(1);
+    return pdf;
+}
+
+/* list(kl = c(KL(p||q), KL(q||p)), kl_sd) */
+static SEXP r_post_kl(SEXP p, SEXP q, SEXP count, SEXP seed)
+{
+    size_t n;
+    uint64_t seed_value;
+    draw_counts(count, seed, &n, &seed_value);
+    SEXP values = PROTECT(Rf_allocVector(REALSXP, 4));
+    check_post(vbmc_post_kl(POST(p), POST(q), n, seed_value, REAL(values), REAL(values) + 2));
+    UNPROTECT(1);
+    return values;
+}
+
+/* c(log_z, log_z_sd): the log evidence estimate that is not a bound. */
+static SEXP r_post_log_evidence(SEXP handle)
+{
+    SEXP values = PROTECT(Rf_allocVector(REALSXP, 2));
+    check_post(vbmc_post_log_evidence(POST(handle), REAL(values), REAL(values) + 1));
+    UNPROTECT(1);
+    return values;
+}
+
+/* The marginal total variation of each coordinate. */
+static SEXP r_post_mtv(SEXP p, SEXP q, SEXP count, SEXP seed)
+{
+    vbmc_post *first = POST(p);
+    size_t n;
+    uint64_t seed_value;
+    draw_counts(count, seed, &n, &seed_value);
+    SEXP values = PROTECT(Rf_allocVector(REALSXP, vbmc_post_dim(first)));
+    check_post(vbmc_post_mtv(first, POST(q), n, seed_value, REAL(values), NULL));
+    UNPROTECT(1);
+    return values;
+}
+
+/* ---- diagnostics of several runs ------------------------------------------------------- */
+
+/* Reads the diagnosis: list(stats (named numeric), pairwise (list of n x n matrices), message);
+ * the diagnosis is destroyed before any R error can be raised. */
+static SEXP diagnosis_list(vbmc_diag *diag, int n, SEXP stat_names, SEXP pairwise_names)
+{
+    const R_xlen_t n_stats = XLENGTH(stat_names), n_pairwise = XLENGTH(pairwise_names);
+    SEXP out = PROTECT(Rf_allocVector(VECSXP, 3));
+    SEXP stats = Rf_allocVector(REALSXP, n_stats);
+    SET_VECTOR_ELT(out, 0, stats);
+    SEXP pairwise = Rf_allocVector(VECSXP, n_pairwise);
+    SET_VECTOR_ELT(out, 1, pairwise);
+    vbmc_status status = VBMC_OK;
+    for (R_xlen_t i = 0; i < n_stats && status == VBMC_OK; ++i)
+        status = vbmc_diag_stat(diag, CHAR(STRING_ELT(stat_names, i)), REAL(stats) + i);
+    for (R_xlen_t i = 0; i < n_pairwise && status == VBMC_OK; ++i) {
+        SEXP matrix = Rf_allocMatrix(REALSXP, n, n);
+        SET_VECTOR_ELT(pairwise, i, matrix);
+        /* row-major from C, symmetric either way */
+        status = vbmc_diag_pairwise(diag, CHAR(STRING_ELT(pairwise_names, i)), (size_t)n, REAL(matrix));
+    }
+    SET_VECTOR_ELT(out, 2, Rf_mkString(vbmc_diag_message(diag)));
+    vbmc_diag_destroy(diag);
+    check_post(status);
+    UNPROTECT(1);
+    return out;
+}
+
+static SEXP r_diagnose(SEXP handles, SEXP seed, SEXP stat_names, SEXP pairwise_names)
+{
+    size_t unused;
+    uint64_t seed_value;
+    if (TYPEOF(handles) != VECSXP)
+        Rf_error("runs must be a list of runs");
+    const int n = (int)XLENGTH(handles);
+    draw_counts(Rf_ScalarReal(0.0), seed, &unused, &seed_value);
+    const vbmc **runs = (const vbmc **)R_alloc((size_t)n + 1, sizeof(vbmc *));
+    for (int i = 0; i < n; ++i)
+        runs[i] = RUN(VECTOR_ELT(handles, i));
+    vbmc_diag *diag = NULL;
+    check_post(vbmc_diagnose(runs, n, seed_value, &diag));
+    return diagnosis_list(diag, n, stat_names, pairwise_names);
+}
+
+/* ---- priors, warm starts, past iterations ---------------------------------------------- */
+
+/* The prior of coordinate `coord` (0-based here). */
+static SEXP r_set_prior(SEXP handle, SEXP coord, SEXP kind, SEXP params)
+{
+    vbmc *run = RUN(handle);
+    if (TYPEOF(params) != REALSXP)
+        Rf_error("params must be a numeric vector");
+    check_run(vbmc_set_prior(run, Rf_asInteger(coord), string_arg(kind, "kind"), REAL(params),
+                             (int)XLENGTH(params)),
+              run);
+    return R_NilValue;
+}
+
+static SEXP r_log_prior(SEXP handle, SEXP x)
+{
+    vbmc *run = RUN(handle);
+    const double *point = optional_vector(x, vbmc_dim(run), "x");
+    double value = 0.0;
+    if (point == NULL)
+        Rf_error("x must be a numeric vector of length %d", vbmc_dim(run));
+    check_run(vbmc_log_prior(run, point, &value), run);
+    return Rf_ScalarReal(value);
+}
+
+static SEXP r_create_warm(SEXP previous, SEXP settings, SEXP reuse)
+{
+    vbmc *old = RUN(previous);
+    vbmc_opts *opts = NULL;
+    vbmc *run = NULL;
+    char message[512];
+    if (vbmc_opts_create(&opts) != VBMC_OK)
+        Rf_error("vbmc_opts_create failed");
+    vbmc_status status = apply_options(opts, settings, message, sizeof message);
+    if (status != VBMC_OK) {
+        vbmc_opts_destroy(opts);
+        raise_status(status, message);
+    }
+    status = vbmc_create_warm(&run, old, opts, Rf_asLogical(reuse) ? 1 : 0);
+    vbmc_opts_destroy(opts);
+    check_run(status, NULL);
+    return wrap_run(run);
+}
+
+/* The posterior of completed iteration `iteration` (0-based here). */
+static SEXP r_history_posterior(SEXP handle, SEXP iteration)
+{
+    vbmc *run = RUN(handle);
+    vbmc_post *post = NULL;
+    check_run(vbmc_history_posterior(run, Rf_asInteger(iteration), &post), run);
+    return wrap_handle(post, "vbmc_post", post_finalizer);
+}
+
+static SEXP r_history_action(SEXP handle, SEXP iteration)
+{
+    vbmc *run = RUN(handle);
+    char action[1024];
+    check_run(vbmc_history_action(run, Rf_asInteger(iteration), action, sizeof action), run);
+    return Rf_mkString(action);
+}
+
 /* ---- registration ---------------------------------------------------------------------- */
 
 static const R_CallMethodDef call_methods[] = {
@@ -603,6 +765,17 @@ static const R_CallMethodDef call_methods[] = {
     {"post_sample_refined", (DL_FUNC)&r_post_sample_refined, 3},
     {"post_refined_elbo", (DL_FUNC)&r_post_refined_elbo, 3},
     {"post_set_refinement", (DL_FUNC)&r_post_set_refinement, 3},
+    {"post_mode", (DL_FUNC)&r_post_mode, 1},
+    {"post_log_evidence", (DL_FUNC)&r_post_log_evidence, 1},
+    {"post_marginal_pdf", (DL_FUNC)&r_post_marginal_pdf, 3},
+    {"post_kl", (DL_FUNC)&r_post_kl, 4},
+    {"post_mtv", (DL_FUNC)&r_post_mtv, 4},
+    {"diagnose", (DL_FUNC)&r_diagnose, 4},
+    {"set_prior", (DL_FUNC)&r_set_prior, 4},
+    {"log_prior", (DL_FUNC)&r_log_prior, 2},
+    {"create_warm", (DL_FUNC)&r_create_warm, 3},
+    {"history_posterior", (DL_FUNC)&r_history_posterior, 2},
+    {"history_action", (DL_FUNC)&r_history_action, 2},
     {NULL, NULL, 0}};
 
 void R_init_vbmc(DllInfo *info)

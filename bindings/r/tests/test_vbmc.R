@@ -163,6 +163,55 @@ vbmc_tell(saving, vbmc_ask(saving), 0)
 check(file.exists(path.expand(home_file)), "checkpoint_file is tilde-expanded")
 unlink(path.expand(home_file))
 
+# ---- the workflow after a first run -----------------------------------------------------------
+shifted <- function(x) sum(dnorm(x, c(1, -1), c(0.5, 1), log = TRUE))
+first_runs <- lapply(1:2, function(seed) {
+  run <- vbmc(plb = c(-3, -3), pub = c(3, 3), x0 = c(seed - 1.5, 0),
+              options = list(seed = seed, display = "off", max_fun_evals = 60L))
+  vbmc_run(run, shifted)
+  run
+})
+p1 <- vbmc_posterior(first_runs[[1]])
+p2 <- vbmc_posterior(first_runs[[2]])
+evidence <- vbmc_log_evidence(p1)
+check(abs(evidence[["log_z"]]) < 0.2 && evidence[["log_z_sd"]] > 0,
+      "the log evidence of a normalised Gaussian is near 0")
+check(max(abs(vbmc_mode(p1) - c(1, -1))) < 0.2, "the mode of a Gaussian posterior is near its mean")
+grid <- seq(-2, 4, length.out = 601)
+density <- vbmc_marginal_pdf(p1, 1, grid)
+check(abs(sum(density) * (grid[2] - grid[1]) - 1) < 0.01, "a marginal density integrates to 1")
+check(identical(vbmc_marginal_pdf(p1, 1, grid[101]), density[101]),
+      "a marginal density at one value equals the same value in a vector")
+kl <- vbmc_kl(p1, p1, n = 2000, seed = 4)
+check(all(abs(kl$kl) < 1e-12) && length(kl$kl_sd) == 2, "KL of a posterior with itself is 0")
+mtv <- vbmc_mtv(p1, p2, n = 2000, seed = 4)
+check(length(mtv) == 2 && all(mtv >= 0 & mtv <= 1), "MTV per parameter lies in [0, 1]")
+d <- vbmc_diagnose(first_runs, seed = 2)
+check(is.logical(d$agree) && d$best %in% 1:2 && identical(dim(d$skl), c(2L, 2L)) &&
+        is.character(d$message) && nchar(d$message) > 0, "diagnose two runs")
+e <- caught(vbmc_diagnose(first_runs[1], seed = 2))
+check(inherits(e, "vbmc_error") && e$status_name == "VBMC_E_ARG", "diagnose needs two runs")
+warm <- vbmc_warm_start(first_runs[[1]], options = list(seed = 3L, display = "off", max_fun_evals = 80L))
+reused <- vbmc_evaluations(warm)
+check(nrow(reused$x) > 0 && identical(reused$x[1, ], vbmc_evaluations(first_runs[[1]])$x[1, ]),
+      "a warm start re-uses the previous evaluations")
+vbmc_run(warm, shifted)
+check(vbmc_stat(warm, "finished") == 1, "a warm-started run finishes")
+history <- vbmc_history(first_runs[[1]])
+check(is.character(history$action) && nrow(history) == vbmc_stat(first_runs[[1]], "iteration"),
+      "history has each iteration's action")
+past <- vbmc_history_posterior(first_runs[[1]], 1)
+check(inherits(past, "vbmc_posterior") && past$dim == 2, "the posterior of the first iteration")
+e <- caught(vbmc_history_posterior(first_runs[[1]], 0))
+check(inherits(e, "vbmc_error") && e$status_name == "VBMC_E_ARG", "iteration 0 does not exist")
+with_prior <- vbmc(plb = c(-3, -3), pub = c(3, 3), options = list(seed = 1L, display = "off"))
+vbmc_set_prior(with_prior, 1, "gaussian", c(0, 2))
+vbmc_set_prior(with_prior, 2, "gaussian", c(0, 2))
+check(abs(vbmc_log_prior(with_prior, c(0, 0)) - 2 * dnorm(0, 0, 2, log = TRUE)) < 1e-12,
+      "the log prior of two Gaussian priors")
+e <- caught(vbmc_set_prior(with_prior, 1, "gaussian", c(0, -1)))
+check(inherits(e, "vbmc_error") && e$status_name == "VBMC_E_ARG", "a negative sigma is refused")
+
 # ---- vbmc_fit ---------------------------------------------------------------------------------
 set.seed(7)
 log_joint <- function(x) sum(dnorm(x, c(1, -1), c(0.5, 2), log = TRUE)) + log(5)
