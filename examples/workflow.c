@@ -45,7 +45,7 @@ static int first_run(const double *x0, long long seed, vbmc **out) {
     const double lb[2] = {-INFINITY, 0.0}, ub[2] = {INFINITY, INFINITY};
     const double plb[2] = {-3.0, 0.2}, pub[2] = {3.0, 3.0};
     const double mu_prior[2] = {0.0, 5.0}, sigma_prior[2] = {0.0, 1.0};
-    vbmc_opts *opts = options(seed, 60);
+    vbmc_opts *opts = options(seed, 100);
     const vbmc_status status = vbmc_create(out, 2, x0, lb, ub, plb, pub, opts);
     vbmc_opts_destroy(opts);
     if (status != VBMC_OK) return fail("vbmc_create", vbmc_last_error(NULL));
@@ -81,7 +81,7 @@ int main(void) {
     if (first_run(start_a, 1, &runs[0]) || first_run(start_b, 2, &runs[1])) goto done;
     if (diagnose((const vbmc *const *)runs, &best)) goto done;
 
-    opts = options(3, 120); /* the refit's budget: 120 evaluations */
+    opts = options(3, 200); /* the refit's budget: 200 new evaluations */
     status = vbmc_create_warm(&runs[2], runs[best], opts, 1);
     vbmc_opts_destroy(opts);
     if (status != VBMC_OK) {
@@ -92,7 +92,7 @@ int main(void) {
         fail("vbmc_run", vbmc_last_error(runs[2]));
         goto done;
     }
-    printf("warm start from run %d: %s\n", best + 1, vbmc_result_message(runs[2]));
+    printf("warm start from runs[%d]: %s\n", best, vbmc_result_message(runs[2]));
 
     if (vbmc_posterior(runs[0], &first) != VBMC_OK || vbmc_posterior(runs[2], &last) != VBMC_OK ||
         vbmc_post_kl(first, last, 20000, 11, kl, kl_sd) != VBMC_OK ||

@@ -175,6 +175,15 @@ class Comparison(unittest.TestCase):
         cls.run2, cls.post2 = fit(2, gaussian_log_joint)
         cls.shifted, cls.post3 = fit(3, shifted_log_joint)
 
+    def test_log_evidence_is_near_the_truth(self):
+        log_z, log_z_sd = self.post1.log_evidence()
+        truth = np.log(2 * np.pi)  # gaussian_log_joint is a standard normal without its normaliser
+        self.assertGreater(log_z_sd, 0.0)
+        self.assertLess(abs(log_z - truth), 0.05)
+        self.assertEqual((log_z, log_z_sd), self.post1.log_evidence())
+        bbq, bbq_sd = self.post1.log_evidence_bbq()
+        self.assertTrue(np.isnan(bbq) or abs(bbq - truth) < 0.5)
+
     def test_mode_is_the_highest_point(self):
         mode = self.post1.mode()
         self.assertEqual(mode.shape, (2,))

@@ -215,6 +215,21 @@ class Posterior:
         self._call("moments", _ptr(mean), _ptr(cov))
         return mean, cov
 
+    def log_evidence(self):
+        """(log_z, log_z_sd): an estimate of the log evidence that is not a bound, with an SD
+        meant as an error bar (vbmc_post_log_evidence)."""
+        return self._pair("log_evidence")
+
+    def log_evidence_bbq(self):
+        """(log_z, log_z_sd): BBQ's log evidence of the snapshot (vbmc_post_log_evidence_bbq);
+        NaN when BBQ gives none."""
+        return self._pair("log_evidence_bbq")
+
+    def _pair(self, name):
+        first, second = ctypes.c_double(), ctypes.c_double()
+        self._call(name, ctypes.byref(first), ctypes.byref(second))
+        return first.value, second.value
+
     def mode(self):
         """The highest point of the density in the original space (dim,) (vbmc_post_mode)."""
         x = np.empty(self.dim)

@@ -101,6 +101,8 @@ SIGNATURES = {
     "vbmc_post_log_pdf": (status_t, [POINTER(Post), c_size_t, double_p, double_p]),
     "vbmc_post_moments": (status_t, [POINTER(Post), double_p, double_p]),
     "vbmc_post_mode": (status_t, [POINTER(Post), double_p]),
+    "vbmc_post_log_evidence": (status_t, [POINTER(Post), double_p, double_p]),
+    "vbmc_post_log_evidence_bbq": (status_t, [POINTER(Post), double_p, double_p]),
     "vbmc_post_marginal_pdf": (status_t, [POINTER(Post), c_int, c_size_t, double_p, double_p]),
     "vbmc_post_kl": (status_t, [POINTER(Post), POINTER(Post), c_size_t, c_uint64, double_p,
                                 double_p]),
