@@ -23,7 +23,7 @@ classdef VBMCRun < handle
 %   post = run.history_posterior(k)  the posterior of completed iteration k
 %   run2 = VBMCRun.warm_start(run, options, reuse)  a new run from run's posterior, re-using its
 %                              evaluations (reuse, default true) for the same model
-%   d = VBMCRun.diagnose([run1, run2, ...], seed)  do several runs agree, which is best
+%   d = VBMCRun.diagnose({run1, run2, ...}, seed)  do several runs agree, which is best
 %
 %   Errors are raised with identifiers vbmc:E_ARG, vbmc:E_STATE, ... and the library's message.
 
@@ -183,8 +183,14 @@ classdef VBMCRun < handle
     function d = diagnose(runs, seed)
       % struct: agree, best (index into runs), converged_count, elbo_spread, max_skl, max_mtv,
       % skl and mtv (pairwise), message.
+      % runs: a cell array of VBMCRun (or, under MATLAB, an array of them).
       if nargin < 2 || isempty(seed), seed = random_seed(); end
-      d = vbmc_mex('diagnose', arrayfun(@(r) r.id, runs), seed);
+      ids = zeros(1, numel(runs));
+      for i = 1:numel(runs)
+        if iscell(runs), run = runs{i}; else, run = runs(i); end
+        ids(i) = run.id;
+      end
+      d = vbmc_mex('diagnose', ids, seed);
       d.agree = d.agree == 1;
     end
 

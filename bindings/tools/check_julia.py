@@ -39,7 +39,11 @@ SCALARS = {
 
 
 def c_type(declaration):
-    """The type part of a parameter declaration: "const double *x0" -> "const double *"."""
+    """The type part of a parameter declaration: "const double *x0" -> "const double *"; an array
+    parameter is a pointer: "double kl[2]" -> "double *"."""
+    declaration = declaration.strip()
+    if declaration.endswith("]"):
+        declaration = "*".join(declaration[:declaration.index("[")].rsplit(" ", 1))
     match = re.match(r"^(.*?)(\w+)$", declaration.strip())
     return " ".join(match.group(1).replace("*", " * ").split()).replace("* *", "**")
 

@@ -286,7 +286,7 @@ function history(run::VBMCRun)
     actions = map(0:n-1) do i
         buffer = Vector{UInt8}(undef, 1024)
         run_check(run, ccall((:vbmc_history_action, libvbmc), Cint,
-                             (Ptr{Cvoid}, Cint, Csize_t, Ptr{UInt8}), live(run), i, length(buffer), buffer))
+                             (Ptr{Cvoid}, Cint, Ptr{UInt8}, Csize_t), live(run), i, buffer, length(buffer)))
         unsafe_string(pointer(buffer))
     end
     return (iteration = collect(1:n), NamedTuple{HISTORY_SERIES}(series)..., action = actions)

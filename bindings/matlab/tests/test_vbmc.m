@@ -234,7 +234,7 @@ failures = failures + check(isequal(size(density), size(grid)) && ...
 failures = failures + check(all(abs(kl) < 1e-12) && numel(kl_sd) == 2, 'KL of a posterior with itself is 0');
 m = p1.mtv(p2, 2000, 4);
 failures = failures + check(numel(m) == 2 && all(m >= 0 & m <= 1), 'MTV per parameter in [0, 1]');
-d = VBMCRun.diagnose([first, second], 2);
+d = VBMCRun.diagnose({first, second}, 2);
 failures = failures + check(islogical(d.agree) && any(d.best == [1 2]) && isequal(size(d.skl), [2 2]) && ...
   ischar(d.message), 'diagnose two runs');
 warm = VBMCRun.warm_start(first, struct('seed', 3, 'display', 'off', 'max_fun_evals', 80));
