@@ -1,7 +1,8 @@
 /* A VBMC user's workflow after a first fit: the model's log likelihood is told and the library
  * adds the priors; two short runs from different starts are diagnosed together; the better one is
- * warm-started with a larger budget, re-using its evaluations; the KL divergence between the first
- * and the last posteriors says how much the refit changed. The model: 20 observations from a
+ * warm-started with a larger budget, re-using its evaluations, and allowed one retry; its history
+ * says what each iteration did; the KL divergence between the first and the last posteriors says
+ * how much the refit changed. The model: 20 observations from a
  * normal distribution with unknown mean mu and SD sigma (sigma > 0). */
 #include <math.h>
 #include <stdio.h>
@@ -69,6 +70,19 @@ static int diagnose(const vbmc *const *runs, int *best) {
     return 0;
 }
 
+/* The iterations of a run that did something besides fitting (the iteration table's action). */
+static void print_history(const vbmc *run) {
+    double iterations = 0.0, reused = 0.0;
+    char action[256];
+    vbmc_stat(run, "iteration", &iterations);
+    vbmc_stat(run, "reused_count", &reused);
+    printf("refit history: %d iterations, %d evaluations re-used;", (int)iterations, (int)reused);
+    for (int i = 0; i < (int)iterations; ++i)
+        if (vbmc_history_action(run, i, action, sizeof action) == VBMC_OK && action[0] != '\0')
+            printf(" %d: %s;", i, action);
+    printf("\n");
+}
+
 int main(void) {
     const double start_a[2] = {-2.0, 2.5}, start_b[2] = {2.5, 0.3};
     vbmc *runs[3] = {NULL, NULL, NULL};
@@ -81,7 +95,8 @@ int main(void) {
     if (first_run(start_a, 1, &runs[0]) || first_run(start_b, 2, &runs[1])) goto done;
     if (diagnose((const vbmc *const *)runs, &best)) goto done;
 
-    opts = options(3, 200); /* the refit's budget: 200 new evaluations */
+    opts = options(3, 200); /* the refit's budget: 200 new evaluations, and 100 more if it has not converged */
+    vbmc_opts_set_int(opts, "retry_max_fun_evals", 100);
     status = vbmc_create_warm(&runs[2], runs[best], opts, 1);
     vbmc_opts_destroy(opts);
     if (status != VBMC_OK) {
@@ -93,6 +108,7 @@ int main(void) {
         goto done;
     }
     printf("warm start from runs[%d]: %s\n", best, vbmc_result_message(runs[2]));
+    print_history(runs[2]);
 
     if (vbmc_posterior(runs[0], &first) != VBMC_OK || vbmc_posterior(runs[2], &last) != VBMC_OK ||
         vbmc_post_kl(first, last, 20000, 11, kl, kl_sd) != VBMC_OK ||
