@@ -24,7 +24,7 @@ module vbmc
     vbmc_posterior, vbmc_post_destroy, vbmc_post_dim, vbmc_post_components, vbmc_post_elbo, &
     vbmc_post_sample, vbmc_post_log_pdf, vbmc_post_moments, vbmc_post_save, vbmc_post_load, &
     vbmc_post_sample_refined, vbmc_post_refined_elbo, vbmc_post_set_refinement, &
-    vbmc_set_prior, vbmc_set_prior_fn, vbmc_log_prior, vbmc_create_warm, vbmc_history_posterior, &
+    vbmc_set_prior, vbmc_set_prior_fn, vbmc_log_prior, vbmc_evaluations_prior, vbmc_create_warm, vbmc_history_posterior, &
     vbmc_history_action, vbmc_post_log_evidence, vbmc_post_mode, vbmc_post_marginal_pdf, vbmc_post_kl, vbmc_post_mtv, &
     vbmc_diagnose, vbmc_diag_destroy, vbmc_diag_stat, vbmc_diag_pairwise, vbmc_diag_message
   implicit none
@@ -101,6 +101,7 @@ module vbmc
     procedure :: set_prior => run_set_prior
     procedure :: set_prior_fn => run_set_prior_fn
     procedure :: log_prior => run_log_prior
+    procedure :: evaluations_prior => run_evaluations_prior
     procedure :: history_posterior => run_history_posterior
     procedure :: history_action => run_history_action
     procedure :: last_error => run_last_error
@@ -591,6 +592,18 @@ contains
     call report(vbmc_log_prior(self%handle, x, value), f_string(vbmc_last_error(self%handle)), &
       stat, errmsg)
   end function
+
+  ! The two parts of every evaluation of a run with a prior: log_likelihood(n) as told and
+  ! log_prior(n), n = nint(run%stat("func_count")) (vbmc_evaluations_prior).
+  subroutine run_evaluations_prior(self, log_likelihood, log_prior, stat, errmsg)
+    class(vbmc_run_type), intent(in) :: self
+    real(c_double), intent(out) :: log_likelihood(:), log_prior(:)
+    integer, intent(out), optional :: stat
+    character(len=*), intent(inout), optional :: errmsg
+    if (.not. size_ok(size(log_prior), size(log_likelihood), "log_prior", stat, errmsg)) return
+    call report(vbmc_evaluations_prior(self%handle, int(size(log_likelihood), c_size_t), log_likelihood, &
+      log_prior), f_string(vbmc_last_error(self%handle)), stat, errmsg)
+  end subroutine
 
   ! The posterior of completed iteration `iteration` (1-based) into post.
   subroutine run_history_posterior(self, iteration, post, stat, errmsg)

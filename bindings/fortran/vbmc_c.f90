@@ -369,6 +369,14 @@ module vbmc_c
       integer(c_int) :: vbmc_log_prior
     end function
 
+    function vbmc_evaluations_prior(run, n, log_likelihood, log_prior) bind(c, name="vbmc_evaluations_prior")
+      import :: c_ptr, c_int, c_size_t, c_double
+      type(c_ptr), value :: run
+      integer(c_size_t), value :: n
+      real(c_double), intent(out) :: log_likelihood(*), log_prior(*)
+      integer(c_int) :: vbmc_evaluations_prior
+    end function
+
     function vbmc_create_warm(out, previous, opts, reuse_evaluations) bind(c, name="vbmc_create_warm")
       import :: c_ptr, c_int
       type(c_ptr), intent(out) :: out

@@ -127,8 +127,12 @@ classdef VBMCRun < handle
     end
 
     function e = evaluations(obj)
-      % Every told evaluation: X (n x dim), log_joint, log_joint_sd, in_training (n x 1).
+      % Every told evaluation: X (n x dim), log_joint, log_joint_sd, in_training (n x 1); for a
+      % run given a prior also log_likelihood (as told) and log_prior.
       e = vbmc_mex('evaluations', obj.id);
+      if obj.stat('has_prior') == 1
+        [e.log_likelihood, e.log_prior] = vbmc_mex('evaluations_prior', obj.id);
+      end
     end
 
     function fig = plot_elbo(obj)

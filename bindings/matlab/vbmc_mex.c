@@ -317,7 +317,7 @@ static int whole(const mxArray *value, const char *what, int lowest)
 }
 
 /* The run commands of priors and past iterations: set_prior (coord 1-based, kind, params),
- * log_prior (x), history_posterior (iteration 1-based), history_action (iteration 1-based).
+ * log_prior (x), evaluations_prior, history_posterior (iteration 1-based), history_action (iteration 1-based).
  * Returns 0 for another command. */
 static int workflow_command(const char *command, vbmc *run, size_t dim, mxArray **plhs, int nrhs,
                             const mxArray **prhs)
@@ -339,6 +339,13 @@ static int workflow_command(const char *command, vbmc *run, size_t dim, mxArray 
         vbmc_post *post = NULL;
         check_run(vbmc_history_posterior(run, whole(prhs[2], "iteration", 1) - 1, &post), run);
         plhs[0] = register_handle(post, KIND_POST);
+    } else if (strcmp(command, "evaluations_prior") == 0) {
+        /* [log_likelihood, log_prior], n x 1 each, for a run with a prior */
+        double count = 0.0;
+        check_run(vbmc_stat(run, "func_count", &count), run);
+        plhs[0] = mxCreateDoubleMatrix((size_t)count, 1, mxREAL);
+        plhs[1] = mxCreateDoubleMatrix((size_t)count, 1, mxREAL);
+        check_run(vbmc_evaluations_prior(run, (size_t)count, mxGetPr(plhs[0]), mxGetPr(plhs[1])), run);
     } else if (strcmp(command, "history_action") == 0) {
         need_args(nrhs, 3, command);
         char action[1024];

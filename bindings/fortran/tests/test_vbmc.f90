@@ -11,6 +11,7 @@ program test_vbmc
   type(vbmc_run_type) :: run, driven, fresh, second, warm, with_prior
   type(vbmc_posterior_type) :: post, post2, past
   type(vbmc_diagnosis_type) :: diagnosis
+  real(c_double) :: x2(2), told_ll(1), told_lp(1)
   real(c_double) :: mode(2), kl(2), kl_sd(2), mtv(2), mean_mtv, grid(601), density(601), log_z, log_z_sd
   integer :: i
   real(c_double) :: x(1), wrong(3), draws(2, 7), again(2, 7), log_pdf(7), mean(2), cov(2, 2)
@@ -163,6 +164,11 @@ program test_vbmc
     0.5_c_double * log(8 * atan(1.0_c_double)))) < 1e-12_c_double, "the log prior of two Gaussian priors", "")
   call with_prior%set_prior(1, "gaussian", [0.0_c_double, -1.0_c_double], stat=status, errmsg=message)
   call expect(status == VBMC_E_ARG, "a negative sigma is refused", message)
+  call with_prior%ask(x2, done)
+  call with_prior%tell(x2, -0.5_c_double * sum(x2 ** 2))
+  call with_prior%evaluations_prior(told_ll, told_lp)
+  call expect(told_ll(1) == -0.5_c_double * sum(x2 ** 2) .and. told_lp(1) < 0, &
+    "a run with a prior records the told log likelihood and the log prior", "")
 
   if (failures > 0) error stop "test_vbmc: failures"
   print '(a)', "test_vbmc: all checks passed"

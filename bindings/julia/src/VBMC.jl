@@ -390,7 +390,8 @@ const HISTORY_SERIES = (:func_count, :elbo, :elbo_sd, :skl, :r_index, :component
     evaluations(run)
 
 Every evaluation told, in order: `(x = dim × n, log_joint, log_joint_sd, in_training)`;
-`in_training[i]` is true when the surrogate trains on point i.
+`in_training[i]` is true when the surrogate trains on point i. A run given a prior adds
+`log_likelihood` (as told) and `log_prior`.
 """
 function evaluations(run::VBMCRun)
     n = Int(stat(run, "func_count"))
@@ -400,7 +401,13 @@ function evaluations(run::VBMCRun)
     run_check(run, ccall((:vbmc_evaluations, libvbmc), Cint,
                          (Ptr{Cvoid}, Csize_t, Ptr{Cdouble}, Ptr{Cdouble}, Ptr{Cdouble}, Ptr{Cint}),
                          live(run), n, x, log_joint, sd, used))
-    return (x = x, log_joint = log_joint, log_joint_sd = sd, in_training = used .!= 0)
+    record = (x = x, log_joint = log_joint, log_joint_sd = sd, in_training = used .!= 0)
+    stat(run, "has_prior") == 1 || return record
+    log_likelihood, log_prior = Vector{Float64}(undef, n), Vector{Float64}(undef, n)
+    run_check(run, ccall((:vbmc_evaluations_prior, libvbmc), Cint,
+                         (Ptr{Cvoid}, Csize_t, Ptr{Cdouble}, Ptr{Cdouble}),
+                         live(run), n, log_likelihood, log_prior))
+    return (record..., log_likelihood = log_likelihood, log_prior = log_prior)
 end
 
 """Resume a run from a checkpoint written by `save`."""

@@ -87,4 +87,8 @@ gaussian_log_joint(x) = -0.5 * sum(abs2, x)
     set_prior!(with_prior, 1, "gaussian", [0.0, 2.0])
     set_prior!(with_prior, 2, "gaussian", [0.0, 2.0])
     @test log_prior(with_prior, [0.0, 0.0]) ≈ 2 * (-log(2.0) - 0.5 * log(2pi))
+    x = ask!(with_prior)
+    tell!(with_prior, x, -0.5 * sum(abs2, x))
+    parts = evaluations(with_prior)
+    @test parts.log_likelihood[1] == -0.5 * sum(abs2, x) && parts.log_joint == parts.log_likelihood .+ parts.log_prior
 end

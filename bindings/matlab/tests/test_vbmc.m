@@ -258,6 +258,11 @@ try
 catch err
   failures = failures + check(strcmp(err.identifier, 'vbmc:E_ARG'), 'a negative sigma raises vbmc:E_ARG');
 end
+x = with_prior.ask();
+with_prior.tell(x, -0.5 * sum(x .^ 2));
+e = with_prior.evaluations();
+failures = failures + check(e.log_likelihood == -0.5 * sum(x .^ 2) && e.log_joint == e.log_likelihood + e.log_prior, ...
+  'a run with a prior records the told log likelihood and the log prior');
 
 if failures > 0
   error('test_vbmc: %d checks failed', failures);

@@ -136,6 +136,7 @@ vbmc_history <- function(run) {
 vbmc_evaluations <- function(run) {
   record <- .Call(C_evaluations, run$handle)
   record$x <- with_names(record$x, run$names)
+  if (vbmc_stat(run, "has_prior") == 1) record <- c(record, .Call(C_evaluations_prior, run$handle))
   record
 }
 

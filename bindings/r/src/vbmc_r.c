@@ -435,6 +435,26 @@ static SEXP r_evaluations(SEXP handle)
     return record;
 }
 
+/* list(log_likelihood, log_prior): the two parts of every evaluation of a run with a prior. */
+static SEXP r_evaluations_prior(SEXP handle)
+{
+    vbmc *run = RUN(handle);
+    double count = 0.0;
+    check_run(vbmc_stat(run, "func_count", &count), run);
+    SEXP parts = PROTECT(Rf_allocVector(VECSXP, 2));
+    SEXP names = PROTECT(Rf_allocVector(STRSXP, 2));
+    SEXP log_likelihood = Rf_allocVector(REALSXP, (R_xlen_t)count);
+    SET_VECTOR_ELT(parts, 0, log_likelihood);
+    SEXP log_prior = Rf_allocVector(REALSXP, (R_xlen_t)count);
+    SET_VECTOR_ELT(parts, 1, log_prior);
+    check_run(vbmc_evaluations_prior(run, (size_t)count, REAL(log_likelihood), REAL(log_prior)), run);
+    SET_STRING_ELT(names, 0, Rf_mkChar("log_likelihood"));
+    SET_STRING_ELT(names, 1, Rf_mkChar("log_prior"));
+    Rf_setAttrib(parts, R_NamesSymbol, names);
+    UNPROTECT(2);
+    return parts;
+}
+
 /* ---- posteriors ------------------------------------------------------------------------ */
 
 static SEXP r_post_load(SEXP path)
@@ -756,6 +776,7 @@ static const R_CallMethodDef call_methods[] = {
     {"alive", (DL_FUNC)&r_alive, 1},
     {"history", (DL_FUNC)&r_history, 2},
     {"evaluations", (DL_FUNC)&r_evaluations, 1},
+    {"evaluations_prior", (DL_FUNC)&r_evaluations_prior, 1},
     {"post_load", (DL_FUNC)&r_post_load, 1},
     {"post_save", (DL_FUNC)&r_post_save, 2},
     {"post_info", (DL_FUNC)&r_post_info, 1},

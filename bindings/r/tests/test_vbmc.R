@@ -211,6 +211,11 @@ check(abs(vbmc_log_prior(with_prior, c(0, 0)) - 2 * dnorm(0, 0, 2, log = TRUE)) 
       "the log prior of two Gaussian priors")
 e <- caught(vbmc_set_prior(with_prior, 1, "gaussian", c(0, -1)))
 check(inherits(e, "vbmc_error") && e$status_name == "VBMC_E_ARG", "a negative sigma is refused")
+x <- vbmc_ask(with_prior)
+vbmc_tell(with_prior, x, -0.5 * sum(x^2))
+parts <- vbmc_evaluations(with_prior)
+check(parts$log_likelihood == -0.5 * sum(x^2) && parts$log_joint == parts$log_likelihood + parts$log_prior,
+      "a run with a prior records the told log likelihood and the log prior")
 
 # ---- vbmc_fit ---------------------------------------------------------------------------------
 set.seed(7)
