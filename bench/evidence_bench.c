@@ -14,6 +14,7 @@
 
 #include <vbmc/vbmc.h>
 
+#include "bench_clock.h"
 #include "json_out.h"
 #include "problems.h"
 
@@ -21,12 +22,6 @@ typedef struct evidence_args {
     const char *problem, *post_path, *out_path;
     long long seed;
 } evidence_args;
-
-static double seconds(clockid_t clock) {
-    struct timespec t;
-    clock_gettime(clock, &t);
-    return t.tv_sec + 1e-9 * t.tv_nsec;
-}
 
 static int parse_args(int argc, char **argv, evidence_args *a) {
     memset(a, 0, sizeof *a);
@@ -70,16 +65,16 @@ int main(int argc, char **argv) {
     if (status < 0) failed = "vbmc_post_load";
     if (!failed && (status = vbmc_post_elbo(post, &elbo, &elbo_sd)) < 0) failed = "vbmc_post_elbo";
     if (!failed) {
-        const double wall0 = seconds(CLOCK_MONOTONIC), cpu0 = seconds(CLOCK_PROCESS_CPUTIME_ID);
+        const double wall0 = bench_seconds(CLOCK_MONOTONIC), cpu0 = bench_seconds(CLOCK_PROCESS_CPUTIME_ID);
         status = vbmc_post_log_evidence(post, &log_z, &log_z_sd);
-        wall = seconds(CLOCK_MONOTONIC) - wall0;
-        cpu = seconds(CLOCK_PROCESS_CPUTIME_ID) - cpu0;
+        wall = bench_seconds(CLOCK_MONOTONIC) - wall0;
+        cpu = bench_seconds(CLOCK_PROCESS_CPUTIME_ID) - cpu0;
         if (status < 0) failed = "vbmc_post_log_evidence";
     }
     if (!failed) {
-        const double cpu0 = seconds(CLOCK_PROCESS_CPUTIME_ID);
+        const double cpu0 = bench_seconds(CLOCK_PROCESS_CPUTIME_ID);
         status = vbmc_post_log_evidence_bbq(post, &bbq, &bbq_sd);
-        bbq_cpu = seconds(CLOCK_PROCESS_CPUTIME_ID) - cpu0;
+        bbq_cpu = bench_seconds(CLOCK_PROCESS_CPUTIME_ID) - cpu0;
         if (status < 0) failed = "vbmc_post_log_evidence_bbq";
     }
     json_out line;

@@ -26,6 +26,7 @@
 
 #include "bench_rng.h"
 #include "gauss.h"
+#include "bench_clock.h"
 #include "json_out.h"
 #include "marginals.h"
 #include "mmtv.h"
@@ -40,12 +41,6 @@ typedef struct refine_args {
     double ratio;         /* 0: the snapshot's */
     double bandwidth;     /* kernel SD in true SDs */
 } refine_args;
-
-static double seconds(clockid_t clock) {
-    struct timespec t;
-    clock_gettime(clock, &t);
-    return t.tv_sec + 1e-9 * t.tv_nsec;
-}
 
 static int parse_args(int argc, char **argv, refine_args *a) {
     memset(a, 0, sizeof *a);
@@ -199,10 +194,10 @@ int main(int argc, char **argv) {
     if (!failed && (status = vbmc_post_sample_refined(mixture_post, n, (uint64_t)a.seed, mixture)) < 0)
         failed = "vbmc_post_sample_refined (aux_count = 1)";
     if (!failed) {
-        const double wall0 = seconds(CLOCK_MONOTONIC), cpu0 = seconds(CLOCK_PROCESS_CPUTIME_ID);
+        const double wall0 = bench_seconds(CLOCK_MONOTONIC), cpu0 = bench_seconds(CLOCK_PROCESS_CPUTIME_ID);
         status = vbmc_post_sample_refined(post, n, (uint64_t)a.seed, refined);
-        wall = (seconds(CLOCK_MONOTONIC) - wall0) / (double)n;
-        cpu = (seconds(CLOCK_PROCESS_CPUTIME_ID) - cpu0) / (double)n;
+        wall = (bench_seconds(CLOCK_MONOTONIC) - wall0) / (double)n;
+        cpu = (bench_seconds(CLOCK_PROCESS_CPUTIME_ID) - cpu0) / (double)n;
         if (status < 0) failed = "vbmc_post_sample_refined";
     }
     if (!failed && (status = vbmc_post_elbo(post, &elbo, &elbo_sd)) < 0) failed = "vbmc_post_elbo";

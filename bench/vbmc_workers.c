@@ -30,6 +30,7 @@
 
 #include <vbmc/vbmc.h>
 
+#include "bench_clock.h"
 #include "bench_rng.h"
 #include "bench_target.h"
 #include "gauss.h"
@@ -64,12 +65,6 @@ typedef struct host_clock {
     double unit_seconds;
 } host_clock;
 
-static double seconds(clockid_t clock) {
-    struct timespec t;
-    clock_gettime(clock, &t);
-    return t.tv_sec + 1e-9 * t.tv_nsec;
-}
-
 /* Runs a library call (ask or tell, by kind) on the host clock: it starts when the host is free
  * and, for a tell, when the result has arrived (arrival, hosted time). */
 typedef struct call {
@@ -80,10 +75,10 @@ typedef struct call {
 } call;
 
 static vbmc_status timed_call(vbmc *run, call c, double arrival, host_clock *host) {
-    const double wall0 = seconds(CLOCK_MONOTONIC), cpu0 = seconds(CLOCK_PROCESS_CPUTIME_ID);
+    const double wall0 = bench_seconds(CLOCK_MONOTONIC), cpu0 = bench_seconds(CLOCK_PROCESS_CPUTIME_ID);
     const vbmc_status status = c.is_tell ? vbmc_tell(run, c.x, c.value, 0.0) : vbmc_ask(run, c.out);
-    const double cpu = seconds(CLOCK_PROCESS_CPUTIME_ID) - cpu0;
-    host->wall += seconds(CLOCK_MONOTONIC) - wall0;
+    const double cpu = bench_seconds(CLOCK_PROCESS_CPUTIME_ID) - cpu0;
+    host->wall += bench_seconds(CLOCK_MONOTONIC) - wall0;
     host->cpu += cpu;
     if (arrival > host->now) host->now = arrival;
     host->now += cpu / host->unit_seconds;
