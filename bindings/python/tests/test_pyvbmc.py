@@ -12,6 +12,7 @@ from vbmc.formatting import format_dict
 from vbmc.priors import SmoothBox, SplineTrapezoidal, Trapezoidal, UniformBox
 
 PLOT_DIR = os.environ.get("VBMC_PLOT_DIR") or tempfile.mkdtemp()
+os.makedirs(PLOT_DIR, exist_ok=True)
 D = 2
 
 
