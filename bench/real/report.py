@@ -2,15 +2,14 @@
 noise) and pooled rows per (box, noise). Python standard library only."""
 import datetime
 import json
-import math
 import os
 import statistics
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(os.path.dirname(HERE), "support"))
-from report_helpers import (bootstrap_ci, fmt, median, metric, phase_section,  # noqa: E402
-                            provenance_lines, with_ci)
+from report_helpers import (fmt, group_stats, phase_section, provenance_lines,  # noqa: E402
+                            with_ci)
 
 PREFIX = "real:"
 
@@ -26,28 +25,6 @@ def model_order():
             return list(json.load(f)["models"])
     except (OSError, ValueError, KeyError):
         return []
-
-
-def group_stats(runs):
-    """Statistics of a group of runs. A run that did not finish counts as an infinite LML
-    error (so it is never below 1), and as neither converged nor reliable."""
-    done = [r for r in runs if r.get("status") == "VBMC_DONE"]
-    lml = [metric(r, "lml_err") if r.get("status") == "VBMC_DONE" else math.inf for r in runs]
-    recorded = [r for r in done if r.get("reliable") is not None]
-    converged = [r for r in done if r.get("converged")]
-    return {
-        "runs": len(runs), "finished": len(done),
-        "lml_err": median(lml), "lml_err_ci": bootstrap_ci(lml),
-        "below_1": sum(1 for v in lml if v < 1.0),
-        "gskl": median(metric(r, "gskl") for r in done),
-        "converged": len(converged),
-        "converged_wrong": sum(1 for r in converged if metric(r, "lml_err") > 1.0),
-        "reliable": (sum(1 for r in recorded if r.get("reliable")), len(recorded)),
-        "reliable_wrong": sum(1 for r in recorded if r.get("reliable") and metric(r, "lml_err") > 1.0),
-        "locate_evals": median(metric(r, "locate_evals") for r in done if r.get("locate_evals") is not None),
-        "fevals": median(metric(r, "fevals") for r in done),
-        "overhead_per_eval_s": median(metric(r, "overhead_per_eval_s") for r in done),
-    }
 
 
 def row(cells, s):

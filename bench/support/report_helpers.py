@@ -1,7 +1,8 @@
-"""Helpers shared by the benchmark reports of bench/run (synthetic and real suites): number
-formatting, medians with percentile-bootstrap intervals, the provenance header, the breakdown of
-the library's time by phase, and the marked sections that other benchmarks (bench/workers,
-bench/refine) keep in bench/RESULTS.md."""
+"""Helpers shared by the benchmark reports of bench/run (synthetic, noisy and real suites): number
+formatting, medians with percentile-bootstrap intervals, the statistics of a group of runs, the
+ratio PyVBMC / libvbmc, the provenance header, the breakdown of the library's time by phase, and
+the marked sections that other benchmarks (bench/workers, bench/refine) keep in
+bench/RESULTS.md."""
 import math
 import os
 import random
@@ -58,6 +59,49 @@ def with_ci(value, ci):
     if not ci or ci[0] is None:
         return fmt(value)
     return f"{fmt(value)} [{fmt(ci[0])}, {fmt(ci[1])}]"
+
+
+def ratio(theirs, ours):
+    """PyVBMC / libvbmc: above 1 means libvbmc is better (smaller error, less overhead)."""
+    if theirs is None or ours is None or math.isinf(theirs) or math.isinf(ours):
+        return None
+    if ours == 0:
+        return math.inf if theirs > 0 else None
+    return theirs / ours
+
+
+def fmt_ratio(value):
+    if value is None:
+        return "-"
+    if math.isinf(value):
+        return "inf"
+    return f"{value:.3g}x" if value < 100 else f"{value:.0f}x"
+
+
+def group_stats(runs):
+    """Statistics of a group of runs (bench/run --real and --noisy). A run that did not finish
+    counts as an infinite LML error (so it is never below 1), as a gsKL above 1, and as neither
+    converged nor reliable; gsKL and the other medians are over the finished runs."""
+    done = [r for r in runs if r.get("status") == "VBMC_DONE"]
+    lml = [metric(r, "lml_err") if r.get("status") == "VBMC_DONE" else math.inf for r in runs]
+    gskl = [metric(r, "gskl") for r in done]
+    recorded = [r for r in done if r.get("reliable") is not None]
+    converged = [r for r in done if r.get("converged")]
+    return {
+        "runs": len(runs), "finished": len(done),
+        "lml_err": median(lml), "lml_err_ci": bootstrap_ci(lml),
+        "below_1": sum(1 for v in lml if v < 1.0),
+        "gskl": median(gskl), "gskl_ci": bootstrap_ci(gskl),
+        "gskl_above_1": len(runs) - len(done) + sum(1 for v in gskl if v > 1.0),
+        "converged": len(converged),
+        "converged_wrong": sum(1 for r in converged if metric(r, "lml_err") > 1.0),
+        "reliable": (sum(1 for r in recorded if r.get("reliable")), len(recorded)),
+        "reliable_wrong": sum(1 for r in recorded if r.get("reliable") and metric(r, "lml_err") > 1.0),
+        "locate_evals": median(metric(r, "locate_evals") for r in done if r.get("locate_evals") is not None),
+        "fevals": median(metric(r, "fevals") for r in done),
+        "overhead_per_eval_s": median(metric(r, "overhead_per_eval_s") for r in done),
+        "overhead_cpu_per_eval_s": median(metric(r, "overhead_cpu_per_eval_s") for r in done),
+    }
 
 
 def provenance(repo, command):
