@@ -1,9 +1,10 @@
 #!/usr/bin/env python3
 """Run PyVBMC on one benchmark problem and print one JSON line of the harness's metrics.
 
-Usage: run_pyvbmc.py PROBLEM SEED [--max-fun-evals N]
+Usage: run_pyvbmc.py PROBLEM SEED [--max-fun-evals N] [--noise SD]
                      [--box prior|informed] [--data-dir DIR] [--build-dir DIR]
   e.g. run_pyvbmc.py lumpy_D6 101
+       run_pyvbmc.py lumpy_D2 1 --noise 1
        run_pyvbmc.py real:arK 1 --box prior
 
 Needs PyVBMC, gpyreg and cma importable (bench/README.md, "Re-measuring PyVBMC", gives the
@@ -14,6 +15,11 @@ SEED, which PyVBMC then also draws from), plb/pub = the plausible box.
 Synthetic problems (lumpy_D6, ...): no hard bounds; the targets are written from the family
 definitions of shared/bench/README.md (bench/pyvbmc/check_targets.py checks that each integrates
 to its ground-truth log marginal likelihood); the line has the keys of pyvbmc.jsonl.
+
+Noisy mode (--noise SD, synthetic problems): N(0, SD^2) noise from a stream of its own, seeded by
+SEED, is added to each log-joint value, and PyVBMC runs with specify_target_noise = True, the
+target returning (value, SD): PyVBMC's noisy defaults (VIQR, GP and posterior updated after each
+active point, longer stability window), budget 75*(D+2). Errors are against the noiseless truth.
 
 Real posteriors (real:NAME, bench/real): the log joint is the C model of libvbmc's benchmark,
 through bench/real/libvbmc_real.so (built in --build-dir), reading DATA_DIR/NAME.data; hard
@@ -45,13 +51,18 @@ TRUE_ELBO_DRAWS = 32768
 TRUE_ELBO_SEED = 20181203
 # Draws for the posterior moments of a real posterior (PyVBMC's vp.moments default).
 MOMENT_DRAWS = 1000000
+# The noise stream's seed is the run's seed plus this ("noise" in ASCII, as vbmc_bench's).
+NOISE_STREAM = 0x6E6F697365
 
 
 def parse_args(argv):
     parser = argparse.ArgumentParser(description="One PyVBMC run of a benchmark problem.")
     parser.add_argument("problem", help="a synthetic problem (lumpy_D6) or real:NAME (real:arK)")
     parser.add_argument("seed", type=int)
-    parser.add_argument("--max-fun-evals", type=int, help="override the 50*(D+2) budget")
+    parser.add_argument("--max-fun-evals", type=int,
+                        help="override the budget (50*(D+2); 75*(D+2) with --noise)")
+    parser.add_argument("--noise", type=float, default=0.0, metavar="SD",
+                        help="add N(0, SD^2) to each log-joint value and run PyVBMC's noisy mode")
     parser.add_argument("--box", choices=["prior", "informed"],
                         help="plausible box of a real posterior (default prior)")
     parser.add_argument("--data-dir", default=os.path.join(REPO, "bench", "out", "real"),
@@ -61,6 +72,10 @@ def parse_args(argv):
     args = parser.parse_args(argv)
     if args.box and not args.problem.startswith(REAL_PREFIX):
         parser.error("--box applies to real:NAME problems only")
+    if args.noise and args.problem.startswith(REAL_PREFIX):
+        parser.error("--noise applies to synthetic problems only")
+    if not (args.noise >= 0.0 and math.isfinite(args.noise)):
+        parser.error("--noise needs a finite SD >= 0")
     return args
 
 
@@ -211,6 +226,22 @@ class TimedTarget:
         return value
 
 
+class NoisyLogJoint:
+    """The log joint plus N(0, sd^2) noise from a generator of its own (seeded by the run's seed
+    plus NOISE_STREAM, so PyVBMC's own draws do not move it), returned as (value, sd) as PyVBMC
+    takes with specify_target_noise. Non-finite values are returned as they are."""
+
+    def __init__(self, log_joint, sd, seed):
+        self.log_joint, self.sd = log_joint, sd
+        self.rng = np.random.default_rng(seed + NOISE_STREAM)
+
+    def __call__(self, x):
+        value = self.log_joint(x)
+        if math.isfinite(value):
+            value += self.sd * self.rng.standard_normal()
+        return value, self.sd
+
+
 def gauss_kl(mean1, cov1, mean2, cov2):
     """KL(N(mean1, cov1) || N(mean2, cov2))."""
     inv2 = np.linalg.inv(cov2)
@@ -235,13 +266,17 @@ def as_row(values):
     return np.asarray(values, dtype=float).reshape(1, -1)
 
 
-def optimize(target, x0, lb, ub, plb, pub, budget):
-    """One PyVBMC run with default options and the given budget: (vp, results)."""
+def optimize(target, x0, lb, ub, plb, pub, budget, noisy=False):
+    """One PyVBMC run with default options and the given budget (with noisy: the target returns
+    (value, SD), specify_target_noise): (vp, results)."""
     from pyvbmc import VBMC
 
+    options = {"max_fun_evals": budget, "display": "off"}
+    if noisy:
+        options["specify_target_noise"] = True
     with contextlib.redirect_stdout(sys.stderr):  # PyVBMC's own messages stay off the JSON line
         vbmc = VBMC(target, as_row(x0), as_row(lb), as_row(ub), as_row(plb), as_row(pub),
-                    options={"max_fun_evals": budget, "display": "off"})
+                    options=options)
         return vbmc.optimize()
 
 
@@ -276,20 +311,22 @@ def load_average():
         return float(f.read().split()[0])
 
 
-def run_synthetic(name, seed, max_fun_evals):
-    """A synthetic problem: the line has the keys of pyvbmc.jsonl."""
+def run_synthetic(name, seed, max_fun_evals, noise):
+    """A synthetic problem: the line has the keys of pyvbmc.jsonl, and noise (the SD told; 0:
+    exact target)."""
     dim, truth, log_joint = load_problem(name)
-    budget = max_fun_evals or 50 * (dim + 2)
-    target = TimedTarget(log_joint)
+    budget = max_fun_evals or (75 if noise else 50) * (dim + 2)
+    target = TimedTarget(NoisyLogJoint(log_joint, noise, seed) if noise else log_joint)
     plb, pub = np.array(truth["plb"]), np.array(truth["pub"])
     x0 = draw_x0(seed, plb, pub)
     start = time.perf_counter()
-    vp, results = optimize(target, x0, np.full(dim, -np.inf), np.full(dim, np.inf), plb, pub, budget)
+    vp, results = optimize(target, x0, np.full(dim, -np.inf), np.full(dim, np.inf), plb, pub, budget,
+                           noisy=noise > 0)
     wall = time.perf_counter() - start
     mean, cov = vp.moments(orig_flag=True, cov_flag=True)
     gskl = gauss_skl(np.ravel(mean), cov, np.array(truth["mean"]), np.array(truth["cov"]))
     fevals = int(results["func_count"])
-    return {"problem": name, "D": dim, "seed": seed, "budget": budget,
+    return {"problem": name, "D": dim, "seed": seed, "budget": budget, "noise": noise,
             "elbo": float(results["elbo"]), "elbo_sd": float(results["elbo_sd"]),
             "lml": truth["lml"],
             "lml_err": abs(float(results["elbo"]) - truth["lml"]), "gskl": float(gskl),
@@ -378,7 +415,7 @@ def main():
                               args.data_dir, args.build_dir)
         record = run_real(problem, args.seed, args.max_fun_evals)
     else:
-        record = run_synthetic(args.problem, args.seed, args.max_fun_evals)
+        record = run_synthetic(args.problem, args.seed, args.max_fun_evals, args.noise)
     print(json.dumps(record), flush=True)
     return 0 if record.get("status", "VBMC_DONE") == "VBMC_DONE" else 2
 
