@@ -173,15 +173,30 @@ PROTOCOL = ("Protocol (bench/README.md, \"Noisy targets\"): each synthetic probl
             "1 means libvbmc spends less.")
 
 
-def body(records, pyvbmc_records, sort_key, level="##"):
+def figure_lines(figures, level):
+    """Links to the convergence figures ({noise: path}), one per noise SD."""
+    if not figures:
+        return []
+    lines = [f"{level} Convergence", "",
+             "Median LML error and gsKL of the posterior at the end of each iteration against the "
+             "function evaluations used (one panel per family and dimension; grey lines at 1 and "
+             "0.1; PyVBMC's final noisy medians as open markers), one figure per noise SD.", ""]
+    for noise, path in sorted(figures.items()):
+        lines += [f"![noise SD {noise:g}: median LML error and gsKL against function "
+                  f"evaluations]({path})", ""]
+    return lines
+
+
+def body(records, pyvbmc_records, sort_key, figures=None, level="##"):
     """The report's tables: per (problem, noise), issue 20's acceptance check, the runs that did
-    not finish and the library's time by phase; section headings at the given level."""
+    not finish, the convergence figures ({noise: path}) and the library's time by phase; section
+    headings at the given level."""
     ours = cases(records, sort_key)
     theirs = cases(pyvbmc_records, sort_key)
     lines = [PROTOCOL, "", f"{level} Per problem and noise", ""] + case_table(ours, theirs)
     lines += [f"{level} Acceptance check (issue 20)", "",
               f"Noise SD {ACCEPT_NOISE:g}, lumpy, student and cigar at D = 2 and 6.", ""]
-    lines += acceptance(ours, theirs) + failures(records)
+    lines += acceptance(ours, theirs) + failures(records) + figure_lines(figures, level)
     labelled = [(f"{problem}, noise {fmt(noise)}", runs) for (problem, noise), runs in ours.items()]
     return lines + [line.replace("## ", level + " ", 1) if line.startswith("## ") else line
                     for line in phase_section(labelled, "problem, noise")]
@@ -198,14 +213,14 @@ def header(records, note):
         f"({', '.join(versions) or 'unknown version'}). {note}", ""]
 
 
-def write_report(records, pyvbmc_records, path, note, sort_key):
+def write_report(records, pyvbmc_records, path, note, sort_key, figures=None):
     lines = ["# libvbmc on noisy targets", ""] + header(records, note)
-    lines += body(records, pyvbmc_records, sort_key)
+    lines += body(records, pyvbmc_records, sort_key, figures)
     with open(path, "w") as f:
         f.write("\n".join(lines) + "\n")
 
 
-def results_section(records, pyvbmc_records, note, sort_key):
+def results_section(records, pyvbmc_records, note, sort_key, figures=None):
     """The lines of bench/RESULTS.md's section "noisy" (between its markers)."""
     return (["## Noisy targets (issue 20)", ""] + header(records, note)
-            + body(records, pyvbmc_records, sort_key, level="###"))
+            + body(records, pyvbmc_records, sort_key, figures, level="###"))
