@@ -119,7 +119,8 @@ const Matrix& Run::shortlist_for(const AcqSettings& s) {
 
 void Run::train_surrogate(IterationRecord& record) {
     gp_train_index_ = evals_.training_index();
-    const GpData data = evals_.training_data(gp_train_index_, dim_);
+    record.value_shaping = value_shaping();
+    const GpData data = evals_.training_data(gp_train_index_, dim_, record.value_shaping);
     if (stop_sampling_n_ == 0 && data.size() >= settings_.stable_gp_sampling) {
         stop_sampling_n_ = data.size();
         record.action += record.action.empty() ? "switch to GP opt" : ", switch to GP opt";
@@ -344,11 +345,11 @@ void Run::end_warmup(std::vector<std::string>& actions) {
     gp_train_index_ = evals_.training_index();
     std::vector<std::vector<double>> thetas;
     for (const GpSample& sample : gp_.samples) thetas.push_back(sample.theta);
-    gp_ = gp_from_samples(evals_.training_data(gp_train_index_, dim_), thetas);
+    gp_ = gp_from_samples(evals_.training_data(gp_train_index_, dim_, value_shaping()), thetas);
 }
 
 SurrogateRecord Run::surrogate_record_of(const IterationRecord& record) const {
-    return {evals_.training_data(record.train_index, record.transform), record.gp_thetas};
+    return {evals_.training_data(record.train_index, record.transform, record.value_shaping), record.gp_thetas};
 }
 
 // End of the run: pick the returned iteration (PyVBMC determine_best_vp), refit it with more

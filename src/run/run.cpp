@@ -156,16 +156,17 @@ void Run::record_evaluation(const double* x, double told, double log_prior, doub
     if (!in_initial_design_ && !finished_) timed(times_.acquisition, [&] { add_to_search_gp(evals_.size() - 1); });
 }
 
+ValueShaping Run::value_shaping() const { return ValueShaping{}; }
+
 // The search surrogate's rank-1 update by evaluation i, at the tell and in checkpoint replay alike.
 void Run::add_to_search_gp(int i) {
-    const double value = evals_.told_surrogate_value(i);
-    if (std::isnan(value)) return;
-    const Evaluation& e = evals_[i];
-    gp_add_point(search_gp_, e.z.data(), value, e.log_joint_sd * e.log_joint_sd);
+    const SurrogatePoint point = evals_.told_surrogate_point(i, value_shaping());
+    if (std::isnan(point.y)) return;
+    gp_add_point(search_gp_, evals_[i].z.data(), point.y, point.s2);
 }
 
 // Squares of values above kMaxTold (1e150, as the messages say) overflow; far-low values are
-// penalties or floored instead (training_index, surrogate_value).
+// penalties or floored instead (training_index, surrogate_point).
 static void check_value(double log_joint, double log_joint_sd) {
     if (!std::isfinite(log_joint_sd) || log_joint_sd < 0.0 || log_joint_sd > kMaxTold)
         throw_error(Code::arg,

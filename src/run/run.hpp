@@ -115,6 +115,8 @@ private:
     int budget() const { return settings_.max_fun_evals + (retried_ ? settings_.retry_max_fun_evals : 0); }
     bool budget_spent() const { return spent() >= budget(); }
     void add_to_search_gp(int i);
+    // How told values become the surrogate's targets now (run/surrogate_values.hpp).
+    ValueShaping value_shaping() const;
     bool batch_complete() const;
     void after_tell();
     bool close_initial_design();

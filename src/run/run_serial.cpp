@@ -155,7 +155,7 @@ Run Run::read(Reader& in) {
 // gp_ from its hyperparameters and training index; search_gp_ = gp_ plus the values told after
 // the last iteration, replayed in the order they were told.
 void Run::rebuild_surrogates(const std::vector<std::vector<double>>& thetas) {
-    gp_ = gp_from_samples(evals_.training_data(gp_train_index_, dim_), thetas);
+    gp_ = gp_from_samples(evals_.training_data(gp_train_index_, dim_, value_shaping()), thetas);
     search_gp_ = gp_;
     for (int i = 0; i < evals_.size(); ++i)
         if (evals_[i].iteration == iteration_ + 1) add_to_search_gp(i);

@@ -76,11 +76,11 @@ static void test_told_surrogate_value(void**) {
     log.add(evaluation(4.0, -1e300));  // a penalty when told
     log.add(evaluation(5.0, NAN));
     assert_true(log.is_data_when_told(1));
-    assert_close(log.told_surrogate_value(1), -0.5 - kSurrogateFloorGap, 0.0);
-    assert_close(log.told_surrogate_value(3), -2.5, 0.0);
+    assert_close(log.told_surrogate_point(1, {}).y, -0.5 - kSurrogateFloorGap, 0.0);
+    assert_close(log.told_surrogate_point(3, {}).y, -2.5, 0.0);
     assert_false(log.is_data_when_told(4));
-    assert_true(std::isnan(log.told_surrogate_value(4)));
-    assert_true(std::isnan(log.told_surrogate_value(5)));
+    assert_true(std::isnan(log.told_surrogate_point(4, {}).y));
+    assert_true(std::isnan(log.told_surrogate_point(5, {}).y));
     // Judged among all six, both -1e300 are penalties and leave the training set.
     assert_int_equal(log.training_index().size(), 3);
     assert_int_equal(log.penalty_count(), 2);

@@ -1,0 +1,21 @@
+#include "run/surrogate_values.hpp"
+
+namespace libvbmc {
+
+// MATLAB VBMC noiseshaping_vbmc: s2 + (factor * max(0, y_max - y - threshold))^2.
+double noise_shaping_variance(double y, double reference, const ValueShaping& s) {
+    if (!s.noise_shaping) return 0.0;
+    const double beyond = std::max(0.0, reference - y - s.threshold);
+    const double extra = s.factor * beyond;
+    return std::min(extra * extra, kMaxShapingVariance);
+}
+
+SurrogatePoint surrogate_point(double log_joint_z, double sd, double best, const ValueShaping& s) {
+    SurrogatePoint p;
+    p.y = surrogate_value(log_joint_z, best);
+    p.s2 = sd * sd;
+    if (s.noise_shaping) p.s2 += noise_shaping_variance(p.y, best, s);
+    return p;
+}
+
+}  // namespace libvbmc
