@@ -249,6 +249,17 @@ void gp_predict(const Gp& gp, const Matrix& xs, std::vector<double>& f_mean,
     gp_average_samples(ns, m, means.data(), vars.data(), f_mean.data(), f_var.data());
 }
 
+double gp_max_training_mean(const Gp& gp) {
+    const int n = gp.data.size();
+    if (n == 0 || gp.samples.empty()) throw_error(Code::internal, "gp_max_training_mean: the GP is empty");
+    std::vector<double> mean(static_cast<size_t>(n), 0.0), sample_mean(static_cast<size_t>(n));
+    for (const GpSample& sample : gp.samples) {
+        gp_predict_sample(gp.data, sample, gp.data.x, sample_mean.data(), nullptr);
+        for (size_t i = 0; i < mean.size(); ++i) mean[i] += sample_mean[i];
+    }
+    return *std::max_element(mean.begin(), mean.end()) / static_cast<double>(gp.samples.size());
+}
+
 // Rank-1 extension of each factor: with l = L^{-1} k* and d = sqrt(k** + noise - l^T l),
 // the new factor is [[L, 0], [l^T, d]]; alpha is re-solved with the extended factor.
 void gp_add_point(Gp& gp, const double* x, double y, double s2) {

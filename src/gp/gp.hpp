@@ -111,6 +111,10 @@ void gp_predict_sample(const GpData& data, const GpSample& sample, const Matrix&
 void gp_predict(const Gp& gp, const Matrix& xs, std::vector<double>& f_mean,
                 std::vector<double>& f_var);
 
+// Largest posterior latent mean (averaged over the samples, eq. 10) at the training inputs: a
+// best value robust to noise in the training values.
+double gp_max_training_mean(const Gp& gp);
+
 // Log marginal likelihood log p(y | X, theta) and, if grad != nullptr, its gradient in theta
 // (resized to 3D+3). Returns -inf if the covariance cannot be factorised.
 double gp_log_marginal_likelihood(const GpData& data, const std::vector<double>& theta,

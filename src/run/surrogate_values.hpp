@@ -6,6 +6,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include "io/serial.hpp"
+
 namespace libvbmc {
 
 // Told values further than this below the reference reach the surrogate as reference -
@@ -25,6 +27,9 @@ struct ValueShaping {
     // The run's best value (Run::reference_value). NaN: the largest value among the points
     // themselves (the training set, or the values told up to the point told).
     double reference = NAN;
+
+    void write(Writer& out) const;
+    static ValueShaping read(Reader& in);
 };
 
 struct SurrogatePoint {
