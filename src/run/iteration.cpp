@@ -339,9 +339,9 @@ void Run::end_warmup(std::vector<std::string>& actions) {
     // reference value (the surrogate's largest mean at the training points).
     const bool noisy = noisy_mode();
     auto value = [&](int i) { return noisy ? evals_[i].log_joint_z() : evals_[i].log_joint; };
-    double y_max = -INFINITY;
-    for (int i : index) y_max = std::max(y_max, value(i));
-    if (noisy) y_max = reference_value();
+    double y_max = noisy ? reference_value() : -INFINITY;
+    if (!noisy)
+        for (int i : index) y_max = std::max(y_max, value(i));
     std::vector<int> order = index;
     std::sort(order.begin(), order.end(), [&](int a, int b) { return value(a) > value(b); });
     const int keep_min = dim_ + 1;
