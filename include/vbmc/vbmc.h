@@ -221,7 +221,8 @@ VBMC_API vbmc_status vbmc_ask(vbmc *run, double *x);
  * likelihood instead: the run adds the log prior at x to form the log joint (the checks below
  * apply to the value told; the sum must not exceed 1e150 either). A point where the log prior is
  * -INFINITY (outside its support) records a failed evaluation, as a non-finite value does.
- * log_joint_sd: 0 for an exact target, > 0 the noise SD of a noisy estimate.
+ * log_joint_sd: 0 for an exact target, > 0 the noise SD of a noisy estimate (the first such value
+ * turns noisy mode on, stat "noisy": Acerbi 2020, PyVBMC's specify_target_noise).
  * A non-finite log_joint records a failed evaluation: counted against the budget and kept in the
  * history, never given to the surrogate. A value more than 1e6 below the best told so far (a
  * penalty such as -1e300) reaches the surrogate as best - 1e6. The tell that completes an
@@ -262,7 +263,10 @@ VBMC_API vbmc_status vbmc_pending_point(const vbmc *run, int i, double *x);
  * iteration's action is "retry"), "locating" (0/1: the locating stage is running), "locate_evals"
  * (evaluations it asked for), "has_prior" (0/1: a prior was given, so the values told are log
  * likelihoods), "reused_count" (evaluations re-used from the previous run of
- * vbmc_create_warm: included in "func_count", not counted against max_fun_evals). "elbo"/"elbo_sd"
+ * vbmc_create_warm: included in "func_count", not counted against max_fun_evals), "noisy" (0/1:
+ * noisy mode, on with option specify_target_noise or uncertainty_handling or once a value was
+ * told with log_joint_sd > 0; it brings PyVBMC's noisy defaults, noise shaping and a best value
+ * taken from the surrogate's mean instead of the largest noisy value). "elbo"/"elbo_sd"
  * are NaN before the first iteration. "log_z" and "log_z_sd": vbmc_post_log_evidence of
  * vbmc_posterior's snapshot, computed on each request (NaN before the first iteration).
  * The verdict on a finished run's result (NaN before it has finished): "reliable" (0/1),

@@ -1,6 +1,8 @@
 // Tunables of active sampling (paper section 3.3), named and defaulted as PyVBMC's options
 // (advanced_vbmc_options.ini) unless stated otherwise.
 #pragma once
+#include <algorithm>
+#include <cmath>
 #include <limits>
 #include <vector>
 
@@ -50,6 +52,12 @@ struct AcqSettings {
     // its plausible box (half-widths 181 and 89), with log joints down to -3e8. The run sets it
     // to warmup_keep_threshold (10 D), the drop beyond which PyVBMC drops points as irrelevant.
     double plausible_drop = std::numeric_limits<double>::infinity();
+    // The best value y_max the acquisitions measure against (the run's reference value: in noisy
+    // mode the largest posterior mean at the training points). NaN: the largest training value.
+    double y_max = std::numeric_limits<double>::quiet_NaN();
+    double best_value(const std::vector<double>& training_values) const {
+        return std::isnan(y_max) ? *std::max_element(training_values.begin(), training_values.end()) : y_max;
+    }
 };
 
 }  // namespace libvbmc

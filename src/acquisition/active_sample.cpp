@@ -104,7 +104,7 @@ AcqResult acquire(const Gp& gp_in, const VariationalPosterior& vp, const Matrix&
         throw_error(Code::internal, "acquire: avoid_points have the wrong number of columns");
     const std::unique_ptr<Gp> augmented = with_pending(gp_in, avoid_points);
     const Gp& gp = augmented ? *augmented : gp_in;
-    const double y_max = *std::max_element(gp_in.data.y.begin(), gp_in.data.y.end());
+    const double y_max = s.best_value(gp_in.data.y);
 
     // Fast search over the candidate set.
     std::vector<int> cache_index;

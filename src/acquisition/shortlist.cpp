@@ -26,7 +26,7 @@ Matrix acquisition_shortlist(const Gp& gp, const VariationalPosterior& vp, const
     const Matrix candidates = search_points(gp.data.x, vp, Matrix(), unclipped, rng, unused);
     std::unique_ptr<VarianceReduction> ivr;
     if (s.kind == AcqKind::ivr) ivr = std::make_unique<VarianceReduction>(gp, vp);
-    const double y_max = *std::max_element(gp.data.y.begin(), gp.data.y.end());
+    const double y_max = s.best_value(gp.data.y);
     Matrix shortlist(0, gp.dim);
     for (const BestCandidate& c : best_candidates(gp, vp, candidates, y_max, unclipped, ivr.get(), share_of(s)))
         if (c.value < INFINITY) shortlist.append_row(candidates.row(c.index), gp.dim);

@@ -45,13 +45,6 @@ void gp_mean_rows(const double* x, int m, const double* theta, int dim, double* 
     }
 }
 
-namespace {
-double noise_variance(const GpData& data, const std::vector<double>& theta, int i, int dim) {
-    const double sn2 = std::exp(2.0 * theta[hyp::log_sn(dim)]);
-    return sn2 + (data.s2.empty() ? 0.0 : data.s2[static_cast<size_t>(i)]);
-}
-}  // namespace
-
 GpSample gp_posterior(const GpData& data, const std::vector<double>& theta) {
     const int n = data.size();
     const int dim = data.x.cols;
@@ -64,8 +57,8 @@ GpSample gp_posterior(const GpData& data, const std::vector<double>& theta) {
     }
     Matrix cov(n, n);
     gp_kernel_lower(z, 2.0 * theta[hyp::log_sf(dim)], cov);  // the factorisation reads the lower triangle
-    for (int i = 0; i < n; ++i)
-        cov(i, i) = std::exp(2.0 * theta[hyp::log_sf(dim)]) + noise_variance(data, theta, i, dim);
+    const double sn2 = gp_sn2(theta.data(), dim);
+    for (int i = 0; i < n; ++i) cov(i, i) = std::exp(2.0 * theta[hyp::log_sf(dim)]) + gp_noise_variance(data, sn2, i);
     GpSample sample;
     sample.theta = theta;
     cholesky_jitter(cov, sample.chol);
@@ -256,6 +249,17 @@ void gp_predict(const Gp& gp, const Matrix& xs, std::vector<double>& f_mean,
     gp_average_samples(ns, m, means.data(), vars.data(), f_mean.data(), f_var.data());
 }
 
+double gp_max_training_mean(const Gp& gp) {
+    const int n = gp.data.size();
+    if (n == 0 || gp.samples.empty()) throw_error(Code::internal, "gp_max_training_mean: the GP is empty");
+    std::vector<double> mean(static_cast<size_t>(n), 0.0), sample_mean(static_cast<size_t>(n));
+    for (const GpSample& sample : gp.samples) {
+        gp_predict_sample(gp.data, sample, gp.data.x, sample_mean.data(), nullptr);
+        for (size_t i = 0; i < mean.size(); ++i) mean[i] += sample_mean[i];
+    }
+    return *std::max_element(mean.begin(), mean.end()) / static_cast<double>(gp.samples.size());
+}
+
 // Rank-1 extension of each factor: with l = L^{-1} k* and d = sqrt(k** + noise - l^T l),
 // the new factor is [[L, 0], [l^T, d]]; alpha is re-solved with the extended factor.
 void gp_add_point(Gp& gp, const double* x, double y, double s2) {
@@ -271,7 +275,7 @@ void gp_add_point(Gp& gp, const double* x, double y, double s2) {
         triangular_solve(sample.chol, false, l.data());
         double ll = 0.0;
         for (double v : l) ll += v * v;
-        const double kss = std::exp(2.0 * theta[hyp::log_sf(dim)]) + noise_variance(gp.data, sample.theta, n, dim);
+        const double kss = std::exp(2.0 * theta[hyp::log_sf(dim)]) + gp_noise_variance(gp.data, gp_sn2(theta, dim), n);
         const double d2 = kss - ll;
         Matrix grown(n + 1, n + 1);
         for (int i = 0; i < n; ++i)

@@ -9,6 +9,7 @@
 //   theta[D+3 .. 2D+3)   xm_d          location of the maximum
 //   theta[2D+3 .. 3D+3)  log omega_d   length scales of the mean, m(x) = m0 - 1/2 sum_d ((x_d-xm_d)/omega_d)^2
 #pragma once
+#include <cmath>
 #include <cstddef>
 #include <vector>
 
@@ -48,6 +49,17 @@ struct Gp {
     GpData data;
     std::vector<GpSample> samples;
 };
+
+// The GP's own noise variance sn^2 = exp(2 theta[log_sn]) (the hyperparameter; paper eq. 7).
+inline double gp_sn2(const double* theta, int dim) { return std::exp(2.0 * theta[hyp::log_sn(dim)]); }
+
+// Total observation noise variance of training point i, the diagonal N of K + N: the GP's sn2
+// plus the point's own variance s2_i (told SD^2 plus any noise shaping; run/surrogate_values.hpp).
+// The one place noise variances are assembled (posterior, marginal likelihood, rank-1 update,
+// noise estimate).
+inline double gp_noise_variance(const GpData& data, double sn2, int i) {
+    return sn2 + (data.s2.empty() ? 0.0 : data.s2[static_cast<size_t>(i)]);
+}
 
 // Kernel k(x1, x2) and mean m(x) for hyperparameters theta.
 double gp_kernel(const double* x1, const double* x2, const double* theta, int dim);
@@ -98,6 +110,10 @@ void gp_predict_sample(const GpData& data, const GpSample& sample, const Matrix&
 // sample variance of the means. f_mean, f_var are resized to xs.rows.
 void gp_predict(const Gp& gp, const Matrix& xs, std::vector<double>& f_mean,
                 std::vector<double>& f_var);
+
+// Largest posterior latent mean (averaged over the samples, eq. 10) at the training inputs: a
+// best value robust to noise in the training values.
+double gp_max_training_mean(const Gp& gp);
 
 // Log marginal likelihood log p(y | X, theta) and, if grad != nullptr, its gradient in theta
 // (resized to 3D+3). Returns -inf if the covariance cannot be factorised.

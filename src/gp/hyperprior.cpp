@@ -268,9 +268,12 @@ GpHyperSetup gp_hyper_setup(const GpData& data, const std::vector<double>& plaus
     const double log_tol = std::log(kBoundsTol);
 
     const double min_noise = settings.tol_gp_noise;
-    const double noise_size = (!settings.user_noise && settings.noise_size > 0.0)
-                                  ? std::max(settings.noise_size, min_noise) : min_noise;
-    const double noise_prior_sd = 0.5;
+    // Noise prior of PyVBMC _gp_hyp: noise_size only guides an exact target; with noise of
+    // unknown level the prior is widened to log(10) so that the GP can find a real noise level.
+    // (PyVBMC's level-1 multiplier of told variances has no counterpart: level 1 tells none.)
+    const int level = settings.uncertainty_handling_level;
+    const double noise_size = (level == 0 && settings.noise_size > 0.0) ? std::max(settings.noise_size, min_noise) : min_noise;
+    const double noise_prior_sd = level == 1 ? std::log(10.0) : 0.5;
     const double length_prior_mean = settings.gp_length_prior_mean > 0.0
                                          ? settings.gp_length_prior_mean : std::sqrt(dim / 6.0);
 

@@ -35,7 +35,9 @@ struct GpHyperpriorSettings {
     double hpd_frac = 0.8;                        // fraction of top points forming the HPD set
     double tol_gp_noise = std::sqrt(1e-5);        // floor of the GP noise SD
     double noise_size = 0.0;                      // prior noise SD; <= 0 means unset ([])
-    bool user_noise = false;                      // uncertainty_handling_level 2 (user s2)
+    // PyVBMC uncertainty_handling_level: 0 exact target, 1 noise of unknown level (the GP infers
+    // it: a wide noise prior), 2 noise SDs told with the values (they are the point's s2).
+    int uncertainty_handling_level = 0;
     bool gp_quadratic_mean_bound = true;          // cap m0 at max(hpd y) + delta_y
     double tol_sd = 0.1;                          // minimum delta_y of that cap
     double gp_length_prior_mean = 0.0;            // in plausible units; <= 0 means sqrt(D/6)

@@ -27,7 +27,7 @@ double gp_log_marginal_likelihood(const GpData& data, const std::vector<double>&
         if (!std::isfinite(t)) return -INFINITY;
 
     const double sf2 = std::exp(2.0 * theta[hyp::log_sf(dim)]);
-    const double sn2 = std::exp(2.0 * theta[hyp::log_sn(dim)]);
+    const double sn2 = gp_sn2(theta.data(), dim);
 
     const bool cached = grad == nullptr && work.factor_data == &data && work.factor_rows == n &&
                         work.factor_theta.size() == static_cast<size_t>(dim + 2) &&
@@ -48,7 +48,7 @@ double gp_log_marginal_likelihood(const GpData& data, const std::vector<double>&
         Matrix& cov = work.cov;
         gp_kernel_lower(work.z, 2.0 * theta[hyp::log_sf(dim)], cov);
         for (int i = 0; i < n; ++i) {
-            cov(i, i) = sf2 + sn2 + (data.s2.empty() ? 0.0 : data.s2[static_cast<size_t>(i)]);
+            cov(i, i) = sf2 + gp_noise_variance(data, sn2, i);
             if (grad != nullptr)  // the gradient reads the full K below; the factorisation only the lower triangle
                 for (int j = 0; j < i; ++j) cov(j, i) = cov(i, j);
         }

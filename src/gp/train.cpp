@@ -443,9 +443,7 @@ double gp_noise_hpd(const Gp& gp) {
     const size_t n_top = static_cast<size_t>(std::ceil(0.2 * n));
     std::vector<double> sn2(n_top, 0.0);
     for (size_t k = 0; k < n_top; ++k) {
-        const size_t i = static_cast<size_t>(order[k]);
-        const double s2 = gp.data.s2.empty() ? 0.0 : gp.data.s2[i];
-        for (const GpSample& s : gp.samples) sn2[k] += std::exp(2.0 * s.theta[static_cast<size_t>(hyp::log_sn(dim))]) + s2;
+        for (const GpSample& s : gp.samples) sn2[k] += gp_noise_variance(gp.data, gp_sn2(s.theta.data(), dim), order[k]);
         sn2[k] /= static_cast<double>(gp.samples.size());
     }
     std::sort(sn2.begin(), sn2.end());

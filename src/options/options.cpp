@@ -23,11 +23,11 @@ constexpr long long kExactIntegerMax = 9007199254740992LL;  // 2^53
 // Settings::resolve and shown here as formulas.
 const std::vector<OptionSpec> kTable = {
     {"display", OptionType::text, "iter", "Output level: off, notify (warnings only), final (warnings and the closing summary) or iter (also the iteration table)", 0, 0, "off|final|notify|iter"},
-    {"max_fun_evals", OptionType::integer, "50*(D+2)", "Maximum number of target evaluations (failures included)", 1, kIntMax, nullptr},
+    {"max_fun_evals", OptionType::integer, "50*(D+2)", "Maximum number of target evaluations (failures included); 75*(D+2) in noisy mode", 1, kIntMax, nullptr},
     {"max_iter", OptionType::integer, "50*(D+2)", "Maximum number of iterations", 1, kIntMax, nullptr},
     {"fun_eval_start", OptionType::integer, "max(D,10)", "Number of points of the initial design (x0 plus uniform draws in the plausible box)", 1, kIntMax, nullptr},
     {"fun_evals_per_iter", OptionType::integer, "5", "Number of actively sampled points per iteration (n_active)", 1, kIntMax, nullptr},
-    {"tol_stable_count", OptionType::integer, "60", "Evaluations over which the solution must stay stable to terminate", 1, kIntMax, nullptr},
+    {"tol_stable_count", OptionType::integer, "60", "Evaluations over which the solution must stay stable to terminate; 90 in noisy mode", 1, kIntMax, nullptr},
     {"min_fun_evals", OptionType::integer, "5*D", "Minimum number of evaluations before the run may stop as stable (max_fun_evals always stops it)", 0, kIntMax, nullptr},
     {"min_iter", OptionType::integer, "D", "Minimum number of iterations before the run may stop as stable (max_iter always stops it)", 0, kIntMax, nullptr},
     {"retry_max_fun_evals", OptionType::integer, "0", "When the run spends max_fun_evals without converging (not stable, or stable but unreliable), go on once with this many more evaluations from where it stopped (MATLAB VBMC's RetryMaxFunEvals; 0: no retry)", 0, kIntMax, nullptr},
@@ -72,6 +72,12 @@ const std::vector<OptionSpec> kTable = {
     {"warp_roto_corr_thresh", OptionType::real, "0.05", "Correlations below this are ignored by rotoscaling", 0, 1, nullptr},
     {"checkpoint_file", OptionType::text, "", "Save a checkpoint to this file automatically (\"\" = never)", 0, 0, nullptr},
     {"checkpoint_every", OptionType::integer, "1", "With checkpoint_file: save after every N tells", 1, kIntMax, nullptr},
+    {"specify_target_noise", OptionType::boolean, "false", "The target is noisy and each tell gives the SD of its noise (noisy mode; also on once a tell gives an SD > 0)", 0, 1, nullptr},
+    {"uncertainty_handling", OptionType::boolean, "false", "The target is noisy with an unknown noise level, told with SD 0: the surrogate infers one homoscedastic noise level (noisy mode)", 0, 1, nullptr},
+    {"noise_size", OptionType::real, "0", "Prior guess of the surrogate's own noise SD for an exact target (0: the floor sqrt(1e-5))", 0, kInf, nullptr},
+    {"noise_shaping", OptionType::boolean, "noisy mode", "Add noise to values far below the best, growing with the distance (MATLAB VBMC noiseshaping_vbmc); on in noisy mode, off otherwise", 0, 1, nullptr},
+    {"noise_shaping_threshold", OptionType::real, "10*D", "Distance below the best value beyond which noise shaping adds noise", 0, kInf, nullptr},
+    {"noise_shaping_factor", OptionType::real, "0.05", "Noise SD noise shaping adds per unit beyond its threshold", 0, kInf, nullptr},
 };
 
 std::string format_number(double v) {
@@ -305,6 +311,17 @@ OptionValues OptionValues::read(Reader& in) {
     return values;
 }
 
+// PyVBMC Options.update_defaults with specify_target_noise: 1.5 times the budget and the
+// stability window, unless the user set them. (Its active_sample_gp_update /
+// active_sample_vp_update have no counterpart here: the search surrogate already takes each told
+// value by a rank-1 update; its search_acq_fcn default is set by the run.)
+void Settings::apply_noisy_defaults(const OptionValues& values) {
+    if (!values.is_set(option_index("max_fun_evals")))  // PyVBMC max_fun_evals
+        max_fun_evals = static_cast<int>(std::ceil(1.5 * 50 * (dim + 2)));
+    if (!values.is_set(option_index("tol_stable_count")))  // PyVBMC tol_stable_count
+        tol_stable_count = static_cast<int>(std::ceil(1.5 * 60));
+}
+
 Settings Settings::resolve(const OptionValues& values, int dim) {
     const double d = dim;
     auto num = [&](const char* name, double fallback) {
@@ -368,6 +385,13 @@ Settings Settings::resolve(const OptionValues& values, int dim) {
     s.warp_roto_corr_thresh = num("warp_roto_corr_thresh", 0.05);
     s.checkpoint_file = text("checkpoint_file", "");
     s.checkpoint_every = integer("checkpoint_every", 1);
+    s.specify_target_noise = num("specify_target_noise", 0) != 0.0;
+    s.uncertainty_handling = num("uncertainty_handling", 0) != 0.0;
+    s.noise_size = num("noise_size", 0);
+    s.noise_shaping = values.is_set(option_index("noise_shaping")) ? (num("noise_shaping", 0) != 0.0 ? 1 : 0) : -1;
+    s.noise_shaping_threshold = num("noise_shaping_threshold", 10 * d);
+    s.noise_shaping_factor = num("noise_shaping_factor", 0.05);
+    if (s.specify_target_noise || s.uncertainty_handling) s.apply_noisy_defaults(values);
     return s;
 }
 

@@ -84,6 +84,13 @@ struct Settings {
     double warp_tol_reliability, warp_tol_improvement, warp_roto_corr_thresh;
     std::string checkpoint_file;
     int checkpoint_every;
+    bool specify_target_noise, uncertainty_handling;  // noisy mode declared by option
+    double noise_size;
+    int noise_shaping;  // 1 on, 0 off, -1 unset (on in noisy mode)
+    double noise_shaping_threshold, noise_shaping_factor;
+
+    // The noisy-mode defaults of the options the user left unset (PyVBMC update_defaults).
+    void apply_noisy_defaults(const OptionValues& values);
 
     static Settings resolve(const OptionValues& values, int dim);
 };

@@ -84,48 +84,60 @@ bool EvaluationLog::is_data_when_told(int i) const {
     return !told.failed && told.log_joint_z() >= penalty_cut_of_first(i + 1);
 }
 
-double EvaluationLog::told_surrogate_value(int i) const {
+SurrogatePoint EvaluationLog::told_surrogate_point(int i, const ValueShaping& shaping) const {
     const Evaluation& told = evals_[static_cast<size_t>(i)];
-    if (!is_data_when_told(i)) return NAN;
-    double best = -INFINITY;
-    for (int j = 0; j <= i; ++j)
-        if (is_finite_and_kept(evals_[static_cast<size_t>(j)])) best = std::max(best, evals_[static_cast<size_t>(j)].log_joint_z());
-    return surrogate_value(told.log_joint_z(), best);
+    if (!is_data_when_told(i)) return {NAN, NAN};
+    double best = shaping.reference;
+    if (std::isnan(best)) {
+        best = -INFINITY;
+        for (int j = 0; j <= i; ++j)
+            if (is_finite_and_kept(evals_[static_cast<size_t>(j)])) best = std::max(best, evals_[static_cast<size_t>(j)].log_joint_z());
+    }
+    return surrogate_point(told.log_joint_z(), told.log_joint_sd, best, shaping);
 }
 
 namespace {
-void floor_far_values(GpData& data) {
-    const double best = data.y.empty() ? -INFINITY : *std::max_element(data.y.begin(), data.y.end());
-    for (double& y : data.y) y = surrogate_value(y, best);
+// data.y holds the raw values, sd the told SDs: both become surrogate targets (surrogate_point).
+void shape_training_values(GpData& data, const std::vector<double>& sd, const ValueShaping& shaping) {
+    double best = shaping.reference;
+    if (std::isnan(best)) best = data.y.empty() ? -INFINITY : *std::max_element(data.y.begin(), data.y.end());
+    data.s2.resize(data.y.size());
+    for (size_t i = 0; i < data.y.size(); ++i) {
+        const SurrogatePoint p = surrogate_point(data.y[i], sd[i], best, shaping);
+        data.y[i] = p.y;
+        data.s2[i] = p.s2;
+    }
 }
 }  // namespace
 
-GpData EvaluationLog::training_data(const std::vector<int>& index, int dim) const {
+GpData EvaluationLog::training_data(const std::vector<int>& index, int dim, const ValueShaping& shaping) const {
     GpData data;
     data.x = Matrix(0, dim);
+    std::vector<double> sd;
     for (int i : index) {
         const Evaluation& e = evals_[static_cast<size_t>(i)];
         data.x.append_row(e.z.data(), dim);
         data.y.push_back(e.log_joint_z());
-        data.s2.push_back(e.log_joint_sd * e.log_joint_sd);
+        sd.push_back(e.log_joint_sd);
     }
-    floor_far_values(data);
+    shape_training_values(data, sd, shaping);
     return data;
 }
 
-GpData EvaluationLog::training_data(const std::vector<int>& index, const ParameterTransform& transform) const {
+GpData EvaluationLog::training_data(const std::vector<int>& index, const ParameterTransform& transform,
+                                    const ValueShaping& shaping) const {
     const int dim = transform.dim();
     GpData data;
     data.x = Matrix(0, dim);
-    std::vector<double> z(static_cast<size_t>(dim));
+    std::vector<double> z(static_cast<size_t>(dim)), sd;
     for (int i : index) {
         const Evaluation& e = evals_[static_cast<size_t>(i)];
         transform.to_unbounded(e.x.data(), z.data());
         data.x.append_row(z.data(), dim);
         data.y.push_back(e.log_joint + transform.log_abs_det_jacobian(z.data()));
-        data.s2.push_back(e.log_joint_sd * e.log_joint_sd);
+        sd.push_back(e.log_joint_sd);
     }
-    floor_far_values(data);
+    shape_training_values(data, sd, shaping);
     return data;
 }
 

@@ -7,14 +7,11 @@
 
 #include "gp/gp.hpp"
 #include "io/serial.hpp"
+#include "run/surrogate_values.hpp"
 #include "transforms/parameter_transform.hpp"
 
 namespace libvbmc {
 
-// Told values further than this below the best reach the surrogate as best - kSurrogateFloorGap.
-// The density there is zero in double precision either way, and spreads like that of -1e300 (a
-// common penalty value) overflow the surrogate's empirical priors.
-constexpr double kSurrogateFloorGap = 1e6;
 // A finite told value far below the rest is a penalty (what a target returns where the model is
 // impossible: -1e300, -DBL_MAX, -1e10), not data: it stays in the record but, like a failed
 // evaluation, never reaches the surrogate. Sorted by their distance below the best, the first value
@@ -28,9 +25,6 @@ constexpr double kPenaltyJump = 1e3;
 double penalty_cut(std::vector<double> values);
 // Largest log joint and noise SD a tell accepts.
 constexpr double kMaxTold = 1e150;
-inline double surrogate_value(double log_joint_z, double best) {
-    return std::max(log_joint_z, best - kSurrogateFloorGap);
-}
 
 struct Evaluation {
     std::vector<double> x;  // original space, bitwise as told
@@ -66,14 +60,16 @@ public:
     // Whether evaluation i, judged among evaluations 0..i as when it was told (and in checkpoint
     // replay), is data: neither failed nor a penalty.
     bool is_data_when_told(int i) const;
-    // The value evaluation i brings to the search surrogate when it is told: NaN unless it is data
-    // then, else surrogate_value at the best of evaluations 0..i.
-    double told_surrogate_value(int i) const;
-    // Training data of those evaluations (transformed space; s2 = SD^2; values floored by
-    // surrogate_value at the best among them).
-    GpData training_data(const std::vector<int>& index, int dim) const;
+    // The target evaluation i brings to the search surrogate when it is told (at the tell and in
+    // checkpoint replay alike): y = NaN unless it is data then, else surrogate_point against the
+    // shaping's reference or, if that is NaN, the best of evaluations 0..i.
+    SurrogatePoint told_surrogate_point(int i, const ValueShaping& shaping) const;
+    // Training data of those evaluations (transformed space; surrogate_point against the shaping's
+    // reference or, if that is NaN, the best among them): the builder behind every training set.
+    GpData training_data(const std::vector<int>& index, int dim, const ValueShaping& shaping = {}) const;
     // The same points mapped by another transform (for surrogates of earlier iterations).
-    GpData training_data(const std::vector<int>& index, const ParameterTransform& transform) const;
+    GpData training_data(const std::vector<int>& index, const ParameterTransform& transform,
+                         const ValueShaping& shaping = {}) const;
     // Recompute every z and log-Jacobian after the transform changed.
     void remap(const ParameterTransform& transform);
     // Largest finite transformed log joint among the training points (-inf if none).

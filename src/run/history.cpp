@@ -50,6 +50,7 @@ void IterationRecord::write(Writer& out) const {
     out.u64(gp_thetas.size());
     for (const auto& theta : gp_thetas) out.doubles(theta);
     out.ints(train_index);
+    value_shaping.write(out);
     out.text(action);
 }
 
@@ -75,6 +76,7 @@ IterationRecord IterationRecord::read(Reader& in) {
     const int64_t n_thetas = in.bounded(0, 1 << 20, "number of GP samples");
     for (int64_t i = 0; i < n_thetas; ++i) r.gp_thetas.push_back(in.doubles());
     r.train_index = in.ints();
+    r.value_shaping = ValueShaping::read(in);
     r.action = in.text();
     return r;
 }

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "io/serial.hpp"
+#include "run/surrogate_values.hpp"
 #include "transforms/parameter_transform.hpp"
 #include "vp/vp.hpp"
 
@@ -31,6 +32,7 @@ struct IterationRecord {
     ParameterTransform transform;                // the space vp and gp_thetas live in
     std::vector<std::vector<double>> gp_thetas;  // the surrogate's hyperparameter samples
     std::vector<int> train_index;                // which evaluations formed its training set
+    ValueShaping value_shaping;                  // how their told values became its targets
     std::string action;
 
     double elcbo(double beta) const { return elbo - beta * elbo_sd; }

@@ -34,7 +34,8 @@ GpTrainSettings Run::gp_train_settings() const {
     s.max_fun_evals = settings_.max_fun_evals;
     s.tol_skl = settings_.tol_skl;
     s.hyperprior.tol_sd = settings_.tol_sd;
-    s.hyperprior.user_noise = has_noisy_values_;
+    s.hyperprior.uncertainty_handling_level = uncertainty_handling_level();
+    s.hyperprior.noise_size = settings_.noise_size;
     s.plausible_lower = plb_z_;
     s.plausible_upper = pub_z_;
     s.warmup = warmup_;
@@ -70,6 +71,7 @@ AcqSettings Run::acq_settings(int point_in_batch) const {
     s.lb_search = lb_search_;
     s.ub_search = ub_search_;
     s.plausible_drop = settings_.warmup_keep_threshold;
+    if (noisy_mode()) s.y_max = reference_value();  // exact: the largest training value (NaN)
     return s;
 }
 
@@ -119,7 +121,9 @@ const Matrix& Run::shortlist_for(const AcqSettings& s) {
 
 void Run::train_surrogate(IterationRecord& record) {
     gp_train_index_ = evals_.training_index();
-    const GpData data = evals_.training_data(gp_train_index_, dim_);
+    gp_shaping_ = value_shaping();
+    record.value_shaping = gp_shaping_;
+    const GpData data = evals_.training_data(gp_train_index_, dim_, gp_shaping_);
     if (stop_sampling_n_ == 0 && data.size() >= settings_.stable_gp_sampling) {
         stop_sampling_n_ = data.size();
         record.action += record.action.empty() ? "switch to GP opt" : ", switch to GP opt";
@@ -151,6 +155,7 @@ void Run::end_iteration() {
     if (!carried_action_.empty()) actions.push_back(carried_action_);
     carried_action_.clear();
     timed(times_.gp_train, [&] { train_surrogate(record); });
+    search_gp_ = gp_;  // the reference value (noisy mode) from the new surrogate on
     if (!record.action.empty()) actions.push_back(record.action);
 
     // Variational optimisation (paper 3.2, 3.6).
@@ -330,25 +335,30 @@ void Run::end_warmup(std::vector<std::string>& actions) {
         actions.push_back("trim data");
     }
     const std::vector<int> index = evals_.training_index();
-    double y_max = -INFINITY;
-    for (int i : index) y_max = std::max(y_max, evals_[i].log_joint);
+    // Exact target: values as told, from the largest told; noisy: transformed values, from the
+    // reference value (the surrogate's largest mean at the training points).
+    const bool noisy = noisy_mode();
+    auto value = [&](int i) { return noisy ? evals_[i].log_joint_z() : evals_[i].log_joint; };
+    double y_max = noisy ? reference_value() : -INFINITY;
+    if (!noisy)
+        for (int i : index) y_max = std::max(y_max, value(i));
     std::vector<int> order = index;
-    std::sort(order.begin(), order.end(), [&](int a, int b) { return evals_[a].log_joint > evals_[b].log_joint; });
+    std::sort(order.begin(), order.end(), [&](int a, int b) { return value(a) > value(b); });
     const int keep_min = dim_ + 1;
     for (size_t r = 0; r < order.size(); ++r) {
         Evaluation& e = evals_[order[r]];
-        if (static_cast<int>(r) >= keep_min && y_max - e.log_joint >= threshold) e.in_training = false;
+        if (static_cast<int>(r) >= keep_min && y_max - value(order[r]) >= threshold) e.in_training = false;
     }
     recompute_var_post_ = true;
     // Refit every hyperparameter sample on the kept points (PyVBMC reupdate_gp).
     gp_train_index_ = evals_.training_index();
     std::vector<std::vector<double>> thetas;
     for (const GpSample& sample : gp_.samples) thetas.push_back(sample.theta);
-    gp_ = gp_from_samples(evals_.training_data(gp_train_index_, dim_), thetas);
+    gp_ = gp_from_samples(evals_.training_data(gp_train_index_, dim_, gp_shaping_), thetas);
 }
 
 SurrogateRecord Run::surrogate_record_of(const IterationRecord& record) const {
-    return {evals_.training_data(record.train_index, record.transform), record.gp_thetas};
+    return {evals_.training_data(record.train_index, record.transform, record.value_shaping), record.gp_thetas};
 }
 
 // End of the run: pick the returned iteration (PyVBMC determine_best_vp), refit it with more

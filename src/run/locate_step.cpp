@@ -501,7 +501,7 @@ void Run::recentre_on_tops() {
     evals_.remap(transform_);
     initial_search_bounds(plb_z_, pub_z_, lb_z_, ub_z_, kActiveSearchBound, lb_search_, ub_search_);
     locate_.located_x = centre;
-    const double top = evals_.max_training_value();
+    const double top = reference_value();
     for (int i : evals_.training_index())
         if (evals_[i].log_joint_z() < top - settings_.warmup_keep_threshold_false_alarm) evals_[i].in_training = false;
     for (int i : locate_.difference_points) evals_[i].in_training = false;

@@ -149,23 +149,44 @@ void Run::record_evaluation(const double* x, double told, double log_prior, doub
     e.failed = !std::isfinite(e.log_joint);  // a failed evaluation, or outside the prior's support
     e.extra = extra;
     e.iteration = iteration_ + 1;
-    if (log_joint_sd > 0.0) has_noisy_values_ = true;
-    const double below_best = e.failed ? NAN : evals_.max_training_value() - e.log_joint_z();
+    if (log_joint_sd > 0.0 && !has_noisy_values_) {
+        has_noisy_values_ = true;
+        settings_.apply_noisy_defaults(option_values_);  // noisy mode from now on
+    }
+    const double below_best = e.failed ? NAN : reference_value() - e.log_joint_z();
     expand_search_bounds(e.z.data(), below_best, settings_.warmup_keep_threshold, lb_z_, ub_z_, lb_search_, ub_search_);
     evals_.add(std::move(e));
     if (!in_initial_design_ && !finished_) timed(times_.acquisition, [&] { add_to_search_gp(evals_.size() - 1); });
 }
 
+ValueShaping Run::value_shaping() const {
+    ValueShaping s;
+    s.noise_shaping = settings_.noise_shaping < 0 ? noisy_mode() : settings_.noise_shaping == 1;
+    s.threshold = settings_.noise_shaping_threshold;
+    s.factor = settings_.noise_shaping_factor;
+    if (noisy_mode()) s.reference = reference_value();  // exact: the largest value itself (NaN)
+    return s;
+}
+
+double Run::reference_value() const {
+    if (!noisy_mode() || search_gp_.samples.empty() || search_gp_.data.size() == 0) return evals_.max_training_value();
+    return gp_max_training_mean(search_gp_);
+}
+
+int Run::uncertainty_handling_level() const {
+    if (settings_.specify_target_noise || has_noisy_values_) return 2;
+    return settings_.uncertainty_handling ? 1 : 0;
+}
+
 // The search surrogate's rank-1 update by evaluation i, at the tell and in checkpoint replay alike.
 void Run::add_to_search_gp(int i) {
-    const double value = evals_.told_surrogate_value(i);
-    if (std::isnan(value)) return;
-    const Evaluation& e = evals_[i];
-    gp_add_point(search_gp_, e.z.data(), value, e.log_joint_sd * e.log_joint_sd);
+    const SurrogatePoint point = evals_.told_surrogate_point(i, value_shaping());
+    if (std::isnan(point.y)) return;
+    gp_add_point(search_gp_, evals_[i].z.data(), point.y, point.s2);
 }
 
 // Squares of values above kMaxTold (1e150, as the messages say) overflow; far-low values are
-// penalties or floored instead (training_index, surrogate_value).
+// penalties or floored instead (training_index, surrogate_point).
 static void check_value(double log_joint, double log_joint_sd) {
     if (!std::isfinite(log_joint_sd) || log_joint_sd < 0.0 || log_joint_sd > kMaxTold)
         throw_error(Code::arg,
@@ -320,6 +341,7 @@ double Run::stat(const std::string& name) const {
     if (name == "box_excess") return has_verdict_ ? reliability_.box_excess : NAN;
     if (name == "locating") return locate_.active() ? 1 : 0;
     if (name == "locate_evals") return locate_.spent;
+    if (name == "noisy") return noisy_mode() ? 1 : 0;
     if (name == "log_z" || name == "log_z_sd") {
         if (!has_posterior()) return NAN;
         const PosteriorSnapshot snapshot = posterior();

@@ -91,6 +91,11 @@ public:
     double log_prior(const double* x) const;
     bool has_prior() const { return prior_.given(); }
     const Settings& settings() const { return settings_; }
+    // Noisy mode (paper section 3.9; PyVBMC uncertainty_handling_level > 0): on when option
+    // specify_target_noise or uncertainty_handling is set or a tell has given an SD > 0.
+    bool noisy_mode() const {
+        return settings_.specify_target_noise || settings_.uncertainty_handling || has_noisy_values_;
+    }
 
     void write(Writer& out) const;
     static Run read(Reader& in);
@@ -115,6 +120,16 @@ private:
     int budget() const { return settings_.max_fun_evals + (retried_ ? settings_.retry_max_fun_evals : 0); }
     bool budget_spent() const { return spent() >= budget(); }
     void add_to_search_gp(int i);
+    // How told values become the surrogate's targets now (run/surrogate_values.hpp).
+    ValueShaping value_shaping() const;
+    // The run's best value, which every rule measured from "the best" uses (the acquisitions'
+    // y_max, trimming, the search box, noise shaping): the largest transformed log joint told
+    // for an exact target; in noisy mode the largest posterior mean of the search surrogate at
+    // its training points (the largest noisy value is biased upwards by a few SDs), or the
+    // largest value told before there is a surrogate.
+    double reference_value() const;
+    // PyVBMC uncertainty_handling_level: 2 noise SDs told, 1 noise of unknown level, 0 exact.
+    int uncertainty_handling_level() const;
     bool batch_complete() const;
     void after_tell();
     bool close_initial_design();
@@ -216,6 +231,7 @@ private:
     static constexpr int kNever = -1000000;
     std::vector<int> gp_train_index_;  // evaluations forming gp_'s training set
     Gp gp_;                          // surrogate of the last iteration
+    ValueShaping gp_shaping_;        // how gp_'s training targets were formed
     Gp search_gp_;                   // gp_ plus the values told since (rank-1 updates)
     GpTrainMemory gp_memory_;
     VariationalPosterior vp_;

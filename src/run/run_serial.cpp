@@ -47,6 +47,7 @@ void Run::write(Writer& out) const {
     out.doubles(start_x_);
     out.boolean(retried_);
     out.ints(gp_train_index_);
+    gp_shaping_.write(out);
     out.u64(gp_.samples.size());
     for (const GpSample& sample : gp_.samples) out.doubles(sample.theta);
     gp_memory_.write(out);
@@ -107,6 +108,7 @@ Run Run::read(Reader& in) {
     run.converged_ = in.boolean();
     run.recompute_var_post_ = in.boolean();
     run.has_noisy_values_ = in.boolean();
+    if (run.has_noisy_values_) run.settings_.apply_noisy_defaults(run.option_values_);
     run.stop_sampling_n_ = static_cast<int>(in.bounded(0, 1 << 30, "stop_sampling"));
     run.data_trim_list_ = in.ints();
     run.tells_since_checkpoint_ = static_cast<int>(in.bounded(0, 1 << 30, "tells since checkpoint"));
@@ -122,6 +124,7 @@ Run Run::read(Reader& in) {
         throw_error(Code::format, "the first posterior's starting point has the wrong dimension or lies outside the bounds");
     run.retried_ = in.boolean();
     run.gp_train_index_ = in.ints();
+    run.gp_shaping_ = ValueShaping::read(in);
     for (int i : run.gp_train_index_)
         if (i < 0 || i >= run.evals_.size() || run.evals_[i].failed)
             throw_error(Code::format, "the surrogate's training index " + std::to_string(i) + " is invalid");
@@ -155,7 +158,7 @@ Run Run::read(Reader& in) {
 // gp_ from its hyperparameters and training index; search_gp_ = gp_ plus the values told after
 // the last iteration, replayed in the order they were told.
 void Run::rebuild_surrogates(const std::vector<std::vector<double>>& thetas) {
-    gp_ = gp_from_samples(evals_.training_data(gp_train_index_, dim_), thetas);
+    gp_ = gp_from_samples(evals_.training_data(gp_train_index_, dim_, gp_shaping_), thetas);
     search_gp_ = gp_;
     for (int i = 0; i < evals_.size(); ++i)
         if (evals_[i].iteration == iteration_ + 1) add_to_search_gp(i);

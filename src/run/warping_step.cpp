@@ -98,8 +98,9 @@ bool Run::try_rotoscaling() {
     // Refit in the new space and keep it only if the ELBO improves enough.
     recompute_var_post_ = true;
     gp_train_index_ = evals_.training_index();
+    gp_shaping_ = value_shaping();
     gp_ = timed(times_.gp_train, [&] {
-        return gp_train(evals_.training_data(gp_train_index_, dim_), gp_train_settings(), gp_memory_, rng_);
+        return gp_train(evals_.training_data(gp_train_index_, dim_, gp_shaping_), gp_train_settings(), gp_memory_, rng_);
     });
     const VpOptimSettings vs = vp_optim_settings();
     int n_fast = 0, n_slow = 0;

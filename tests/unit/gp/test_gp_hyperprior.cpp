@@ -123,6 +123,29 @@ static void test_setup_is_well_formed(void**) {
     assert_true(std::isinf(s.lower[hyp::m0(dim)]));
 }
 
+// The noise prior by PyVBMC's uncertainty_handling_level (_gp_hyp): noise_size guides an exact
+// target only; unknown noise (level 1) widens the prior's scale to log(10); told noise (level 2)
+// keeps the floor as its centre.
+static void test_noise_prior_by_level(void**) {
+    Rng rng(35);
+    const int dim = 2;
+    const GpData data = make_data(30, dim, rng, false);
+    const size_t sn = static_cast<size_t>(hyp::log_sn(dim));
+    GpHyperpriorSettings settings;
+    settings.noise_size = 0.3;
+    const double floor = std::log(std::sqrt(1e-5));
+    const double expected_mu[] = {std::log(0.3), floor, floor};
+    const double expected_sigma[] = {0.5, std::log(10.0), 0.5};
+    for (int level = 0; level < 3; ++level) {
+        settings.uncertainty_handling_level = level;
+        const GpHyperSetup s = gp_hyper_setup(data, {-2.0, -2.0}, {2.0, 2.0}, settings);
+        assert_close(s.priors[sn].mu, expected_mu[level], 1e-14);
+        assert_close(s.priors[sn].sigma, expected_sigma[level], 1e-14);
+        assert_close(s.x0[sn], expected_mu[level], 1e-14);
+        assert_close(s.lower[sn], floor, 1e-14);
+    }
+}
+
 static void test_log_hyperprior_gradient(void**) {
     Rng rng(32);
     const int dim = 2;
@@ -143,6 +166,7 @@ int main(void) {
         cmocka_unit_test(test_quantile_inverts_cdf),
         cmocka_unit_test(test_setup_is_well_formed),
         cmocka_unit_test(test_log_hyperprior_gradient),
+        cmocka_unit_test(test_noise_prior_by_level),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

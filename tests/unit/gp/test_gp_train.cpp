@@ -113,7 +113,7 @@ static void test_noise_hpd(void**) {
     for (double& v : data.s2) v = 0.04;
     GpTrainSettings s = base_settings();
     s.stop_sampling = true;
-    s.hyperprior.user_noise = true;
+    s.hyperprior.uncertainty_handling_level = 2;
     GpTrainMemory memory;
     const Gp gp = gp_train(data, s, memory, rng);
     const double sn2 = std::exp(2.0 * gp.samples[0].theta[hyp::log_sn(2)]);

@@ -76,14 +76,69 @@ static void test_told_surrogate_value(void**) {
     log.add(evaluation(4.0, -1e300));  // a penalty when told
     log.add(evaluation(5.0, NAN));
     assert_true(log.is_data_when_told(1));
-    assert_close(log.told_surrogate_value(1), -0.5 - kSurrogateFloorGap, 0.0);
-    assert_close(log.told_surrogate_value(3), -2.5, 0.0);
+    assert_close(log.told_surrogate_point(1, {}).y, -0.5 - kSurrogateFloorGap, 0.0);
+    assert_close(log.told_surrogate_point(3, {}).y, -2.5, 0.0);
     assert_false(log.is_data_when_told(4));
-    assert_true(std::isnan(log.told_surrogate_value(4)));
-    assert_true(std::isnan(log.told_surrogate_value(5)));
+    assert_true(std::isnan(log.told_surrogate_point(4, {}).y));
+    assert_true(std::isnan(log.told_surrogate_point(5, {}).y));
     // Judged among all six, both -1e300 are penalties and leave the training set.
     assert_int_equal(log.training_index().size(), 3);
     assert_int_equal(log.penalty_count(), 2);
+}
+
+// MATLAB VBMC noiseshaping_vbmc: s2 + (factor * max(0, best - y - threshold))^2, the extra
+// variance capped at 1e10 * TolGPNoise^2 = 1e5; nothing when off.
+static void test_noise_shaping_formula(void**) {
+    ValueShaping s;
+    s.threshold = 20.0;
+    s.factor = 0.05;
+    assert_close(noise_shaping_variance(-100.0, 0.0, s), 0.0, 0.0);  // off
+    s.noise_shaping = true;
+    assert_close(noise_shaping_variance(-15.0, 0.0, s), 0.0, 0.0);   // within the threshold
+    assert_close(noise_shaping_variance(-20.0, 0.0, s), 0.0, 0.0);
+    assert_close(noise_shaping_variance(-100.0, 0.0, s), std::pow(0.05 * 80.0, 2), 1e-14);
+    assert_close(noise_shaping_variance(-100.0, 10.0, s), std::pow(0.05 * 90.0, 2), 1e-13);
+    assert_close(noise_shaping_variance(-1e9, 0.0, s), kMaxShapingVariance, 0.0);
+    const SurrogatePoint p = surrogate_point(-100.0, 1.5, 0.0, s);
+    assert_close(p.y, -100.0, 0.0);
+    assert_close(p.s2, 1.5 * 1.5 + std::pow(0.05 * 80.0, 2), 1e-13);
+    // A floored value is shaped at the floor.
+    const SurrogatePoint far = surrogate_point(-1e7, 0.0, 0.0, s);
+    assert_close(far.y, -kSurrogateFloorGap, 0.0);
+    assert_close(far.s2, kMaxShapingVariance, 0.0);
+}
+
+// The builder's training data and the value each tell brings to the search surrogate agree (the
+// same target and own variance for the last point told), with noise shaping and a reference value.
+static void test_builder_and_tell_agree(void**) {
+    EvaluationLog log;
+    const double values[] = {-1.0, -3.0, -40.0, -0.5, -300.0};
+    const double sds[] = {1.0, 0.0, 2.0, 0.5, 1.0};
+    for (int i = 0; i < 5; ++i) {
+        Evaluation e = evaluation(static_cast<double>(i), values[i]);
+        e.log_joint_sd = sds[i];
+        log.add(e);
+    }
+    ValueShaping s;
+    s.noise_shaping = true;
+    s.threshold = 10.0;
+    s.factor = 0.05;
+    s.reference = -1.5;  // a robust best value below the largest noisy one
+    const GpData data = log.training_data(log.training_index(), 1, s);
+    assert_int_equal(data.size(), 5);
+    for (int i = 0; i < 5; ++i) {
+        const double y = values[i] + 0.5;
+        const double beyond = std::max(0.0, s.reference - y - s.threshold);
+        assert_close(data.y[i], y, 0.0);
+        assert_close(data.s2[i], sds[i] * sds[i] + std::pow(0.05 * beyond, 2), 1e-12);
+        const SurrogatePoint told = log.told_surrogate_point(i, s);
+        assert_close(told.y, data.y[i], 0.0);
+        assert_close(told.s2, data.s2[i], 0.0);
+    }
+    // Without a reference, the largest value among the points is the best.
+    s.reference = NAN;
+    const GpData own = log.training_data(log.training_index(), 1, s);
+    assert_close(own.s2[4], 1.0 + std::pow(0.05 * (300.0 - 0.5 - 10.0), 2), 1e-10);
 }
 
 int main(void) {
@@ -91,6 +146,8 @@ int main(void) {
         cmocka_unit_test(test_training_data_floors_far_values),
         cmocka_unit_test(test_penalty_cut),
         cmocka_unit_test(test_told_surrogate_value),
+        cmocka_unit_test(test_noise_shaping_formula),
+        cmocka_unit_test(test_builder_and_tell_agree),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
