@@ -13,7 +13,11 @@ enum class AcqKind {
     log,  // AcqFcnLog: -log of a_pro, -(log V(x) + f(x) - y_max + log q(x))
     ivr,  // integrated variance reduction: -log of the expected reduction of Var[E_q f]
           // by an evaluation at x (variance_reduction.hpp; ours, not in PyVBMC)
+    npro, // AcqFcnNoisy: a_pro damped by the share of the variance an evaluation can remove,
+          // -V(x)^2 / (V(x) + sn2(x)) exp(f(x) - y_max) q(x) (acq_registry.cpp)
 };
+// The kinds' names, descriptions and scorers are in the registry (acq_registry.hpp); the
+// enumerators' values seed the shortlist streams (run/iteration.cpp), so new kinds go last.
 
 struct AcqSettings {
     AcqKind kind = AcqKind::log;            // PyVBMC search_acq_fcn = [AcqFcnLog()]; the run sets

@@ -5,11 +5,11 @@
 #include <memory>
 #include <numeric>
 
-#include "acquisition/acq_fcn.hpp"
+#include "acquisition/acq_registry.hpp"
 #include "acquisition/candidate_search.hpp"
 #include "acquisition/cmaes.hpp"
+#include "acquisition/expected_noise.hpp"
 #include "acquisition/search_points.hpp"
-#include "acquisition/variance_reduction.hpp"
 #include "util/error.hpp"
 
 namespace libvbmc {
@@ -22,7 +22,9 @@ bool is_training_point(const GpData& data, const double* x) {
     return false;
 }
 
-// The GP with every avoid point not yet in it added at its predicted mean; nullptr if none.
+// The GP with every avoid point not yet in it added at its predicted mean (kriging believer)
+// with the noise an evaluation there is expected to carry (the told noise of the nearest
+// training point; the GP adds its own sn^2); nullptr if none.
 std::unique_ptr<Gp> with_pending(const Gp& gp, const Matrix& avoid_points) {
     std::unique_ptr<Gp> augmented;
     for (int i = 0; i < avoid_points.rows; ++i) {
@@ -34,7 +36,7 @@ std::unique_ptr<Gp> with_pending(const Gp& gp, const Matrix& avoid_points) {
         std::vector<double> mean, var;
         gp_predict(current, point, mean, var);
         if (!augmented) augmented = std::make_unique<Gp>(gp);
-        gp_add_point(*augmented, x, mean[0], 0.0);
+        gp_add_point(*augmented, x, mean[0], expected_noise(current, point).told[0]);
     }
     return augmented;
 }
@@ -110,9 +112,8 @@ AcqResult acquire(const Gp& gp_in, const VariationalPosterior& vp, const Matrix&
     std::vector<int> cache_index;
     const Matrix candidates = search_points(gp.data.x, vp, start_cache, s, rng, cache_index);
     if (candidates.rows == 0) throw_error(Code::option, "ns_search must be positive.");
-    std::unique_ptr<VarianceReduction> ivr;
-    if (s.kind == AcqKind::ivr) ivr = std::make_unique<VarianceReduction>(gp, vp);
-    const BestCandidate best = best_candidate(gp, vp, candidates, y_max, s, ivr.get());
+    const std::unique_ptr<AcqScorer> scorer = make_acq_scorer(gp, vp, y_max, s, rng);
+    const BestCandidate best = best_candidate(gp, vp, candidates, y_max, s, *scorer);
     AcqResult result;
     result.x.assign(candidates.row(best.index), candidates.row(best.index) + dim);
     result.value = best.value;
@@ -130,15 +131,9 @@ AcqResult acquire(const Gp& gp_in, const VariationalPosterior& vp, const Matrix&
     }
     CmaesSettings cs;
     cs.max_fun_evals = s.search_max_fun_evals > 0 ? s.search_max_fun_evals : 500 * (dim + 2);
-    const bool log_valued = s.kind == AcqKind::log || s.kind == AcqKind::ivr;
-    cs.tol_fun = log_valued ? 1e-2 : std::max(1e-12, std::abs(result.value) * 1e-3);
+    cs.tol_fun = acq_entry(s.kind).log_valued ? 1e-2 : std::max(1e-12, std::abs(result.value) * 1e-3);
     search_box(gp, result.x, s, cs.lower, cs.upper);
-    const BatchObjective objective = [&](const Matrix& xs, double* out) {
-        if (ivr)
-            ivr_evaluate(gp, *ivr, xs, y_max, s, out);
-        else
-            acq_evaluate(gp, vp, xs, y_max, s, out);
-    };
+    const BatchObjective objective = [&](const Matrix& xs, double* out) { scorer->evaluate(xs, out); };
     const CmaesResult refined = cmaes_minimize(objective, result.x, sigma0, c0, cs, rng);
     if (refined.f_best < result.value) {
         result.x = refined.x_best;

@@ -21,8 +21,10 @@ struct AcqResult {
 
 // Next point to evaluate. avoid_points: points already in the training set or pending (asked,
 // not yet told); rows not already in gp.data.x are added to a copy of the GP at their
-// predicted mean (kriging believer), so the variance, and with it the acquisition and the
-// variance regulariser, treats them as observed. start_cache: user-provided points not yet
+// predicted mean (kriging believer) with their expected noise (expected_noise.hpp), so the
+// variance, and with it the acquisition and the variance regulariser, treats them as observed
+// as noisily as they will be. Acquisitions with integration points (viqr, imiqr) draw them from
+// rng after the candidates. start_cache: user-provided points not yet
 // evaluated (may be empty). y_max is the largest training value of gp.
 AcqResult acquire(const Gp& gp, const VariationalPosterior& vp, const Matrix& avoid_points,
                   const Matrix& start_cache, const AcqSettings& s, Rng& rng);
