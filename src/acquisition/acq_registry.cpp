@@ -4,6 +4,7 @@
 #include <limits>
 
 #include "acquisition/acq_fcn.hpp"
+#include "acquisition/interquantile.hpp"
 #include "acquisition/variance_reduction.hpp"
 #include "util/error.hpp"
 
@@ -66,6 +67,16 @@ private:
     const AcqSettings& s_;
 };
 
+class InterquantileScorer : public AcqScorer {
+public:
+    InterquantileScorer(const Gp& gp, const VariationalPosterior& vp, double y_max, const AcqSettings& s, Rng& rng)
+        : terms_(gp, vp, y_max, s, rng) {}
+    void evaluate(const Matrix& xs, double* acq) const override { terms_.evaluate(xs, acq); }
+
+private:
+    InterquantileRange terms_;
+};
+
 std::unique_ptr<AcqScorer> make_moment_scorer(const Gp& gp, const VariationalPosterior& vp, double y_max,
                                               const AcqSettings& s, Rng&) {
     return std::make_unique<MomentScorer>(gp, vp, y_max, s);
@@ -74,6 +85,11 @@ std::unique_ptr<AcqScorer> make_moment_scorer(const Gp& gp, const VariationalPos
 std::unique_ptr<AcqScorer> make_ivr_scorer(const Gp& gp, const VariationalPosterior& vp, double y_max,
                                            const AcqSettings& s, Rng&) {
     return std::make_unique<IvrScorer>(gp, vp, y_max, s);
+}
+
+std::unique_ptr<AcqScorer> make_interquantile_scorer(const Gp& gp, const VariationalPosterior& vp, double y_max,
+                                                     const AcqSettings& s, Rng& rng) {
+    return std::make_unique<InterquantileScorer>(gp, vp, y_max, s, rng);
 }
 
 // One row per AcqKind, in the enumerators' order. A function-local static: the option table
@@ -90,6 +106,10 @@ const std::vector<AcqEntry>& registry_rows() {
      true, nullptr, false, AcqBound::variance_reduction, make_ivr_scorer},
     {AcqKind::npro, "npro", "npro (prospective uncertainty sampling for noisy targets, PyVBMC AcqFcnNoisy)", false,
      pro_noisy, true, AcqBound::moments, make_moment_scorer},
+    {AcqKind::viqr, "viqr", "viqr (variational interquantile range, PyVBMC AcqFcnVIQR)", true, nullptr, false,
+     AcqBound::none, make_interquantile_scorer},
+    {AcqKind::imiqr, "imiqr", "imiqr (integrated median interquantile range, PyVBMC AcqFcnIMIQR)", true, nullptr,
+     false, AcqBound::none, make_interquantile_scorer},
     };
     return rows;
 }

@@ -15,6 +15,9 @@ enum class AcqKind {
           // by an evaluation at x (variance_reduction.hpp; ours, not in PyVBMC)
     npro, // AcqFcnNoisy: a_pro damped by the share of the variance an evaluation can remove,
           // -V(x)^2 / (V(x) + sn2(x)) exp(f(x) - y_max) q(x) (acq_registry.cpp)
+    viqr, // AcqFcnVIQR: log of the variational interquantile range left after an evaluation
+          // at x (interquantile.hpp)
+    imiqr,// AcqFcnIMIQR: the same integral weighted by exp(f) instead of q (interquantile.hpp)
 };
 // The kinds' names, descriptions and scorers are in the registry (acq_registry.hpp); the
 // enumerators' values seed the shortlist streams (run/iteration.cpp), so new kinds go last.
@@ -54,6 +57,10 @@ struct AcqSettings {
     // its plausible box (half-widths 181 and 89), with log joints down to -3e8. The run sets it
     // to warmup_keep_threshold (10 D), the drop beyond which PyVBMC drops points as irrelevant.
     double plausible_drop = std::numeric_limits<double>::infinity();
+    // viqr / imiqr only: integration points drawn from the vp per acquire call (PyVBMC
+    // active_importance_sampling_mcmc_samples) and the quantile of the interquantile range.
+    int iqr_points = 100;
+    double iqr_quantile = 0.75;
 };
 
 }  // namespace libvbmc

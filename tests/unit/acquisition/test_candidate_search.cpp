@@ -113,7 +113,7 @@ static void test_best_few_match_exhaustive_scoring(void**) {
     const VariationalPosterior vp = make_vp(gp.dim, rng);
     double y_max = -INFINITY;
     for (double y : gp.data.y) y_max = std::max(y_max, y);
-    for (AcqKind kind : {AcqKind::log, AcqKind::ivr, AcqKind::npro}) {
+    for (AcqKind kind : {AcqKind::log, AcqKind::ivr, AcqKind::npro, AcqKind::viqr}) {
         AcqSettings s;
         s.kind = kind;
         s.ns_search = 1500;

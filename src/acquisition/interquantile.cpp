@@ -1,0 +1,101 @@
+#include "acquisition/interquantile.hpp"
+
+#include <algorithm>
+#include <cfloat>
+#include <cmath>
+#include <limits>
+
+#include "acquisition/acq_fcn.hpp"
+#include "acquisition/expected_noise.hpp"
+#include "linalg/linalg.hpp"
+#include "transforms/normal_cdf.hpp"
+#include "util/error.hpp"
+#include "util/math.hpp"
+
+namespace libvbmc {
+
+namespace {
+
+// log(2 sinh(t)) for t >= 0: t + log1p(-exp(-2t)), -inf at t = 0.
+double log_two_sinh(double t) { return t + std::log1p(-std::exp(-2.0 * t)); }
+
+}  // namespace
+
+InterquantileRange::InterquantileRange(const Gp& gp, const VariationalPosterior& vp, double y_max,
+                                       const AcqSettings& s, Rng& rng)
+    : gp_(gp), s_(s), u_(-normal_quantile(1.0 - s.iqr_quantile)) {
+    if (s.kind != AcqKind::viqr && s.kind != AcqKind::imiqr)
+        throw_error(Code::internal, "InterquantileRange: the acquisition is neither viqr nor imiqr");
+    if (s.iqr_points < 1) throw_error(Code::internal, "InterquantileRange: iqr_points must be positive");
+    const int dim = gp.dim;
+    const int na = s.iqr_points;
+    vp_sample(vp, na, rng, points_);
+    std::vector<double> log_q(static_cast<size_t>(na), 0.0);
+    if (s.kind == AcqKind::imiqr)
+        for (int a = 0; a < na; ++a) log_q[a] = vp_log_pdf(vp, points_.row(a));
+    samples_.resize(gp.samples.size());
+    for (size_t si = 0; si < gp.samples.size(); ++si) {
+        const GpSample& gs = gp.samples[si];
+        Sample& sample = samples_[si];
+        gp_cross_kernel(gp.data.x, points_, gs.theta.data(), dim, sample.solved);
+        sample.log_weight.assign(static_cast<size_t>(na), 0.0);
+        if (s.kind == AcqKind::imiqr) {
+            std::vector<double> mean(static_cast<size_t>(na));
+            gp_mean_rows(points_.row(0), na, gs.theta.data(), dim, mean.data());
+            gemv(true, 1.0, sample.solved, gs.alpha.data(), 1.0, mean.data());
+            for (int a = 0; a < na; ++a) sample.log_weight[a] = mean[a] - y_max - log_q[a];
+        }
+        sample.var.resize(static_cast<size_t>(na));
+        gp_latent_variance(gs, std::exp(2.0 * gs.theta[hyp::log_sf(dim)]), sample.solved, sample.var.data());
+    }
+}
+
+double InterquantileRange::log_mean_sinh(const Sample& sample, const double* cov, double y_var) const {
+    const int na = points_.rows;
+    std::vector<double> terms(static_cast<size_t>(na));
+    for (int a = 0; a < na; ++a) {
+        const double reduced = sample.var[a] - cov[a] * cov[a] / y_var;
+        terms[a] = sample.log_weight[a] + log_two_sinh(u_ * std::sqrt(std::max(reduced, 0.0)));
+    }
+    return log_sum_exp(terms.data(), terms.size()) - std::log(static_cast<double>(na));
+}
+
+void InterquantileRange::evaluate(const Matrix& xs, double* acq) const {
+    constexpr double inf = std::numeric_limits<double>::infinity();
+    const int m = xs.rows;
+    const int dim = xs.cols;
+    if (m == 0) return;
+    const size_t ns = samples_.size();
+    const ExpectedNoise noise = expected_noise(gp_, xs);
+    std::vector<double> means(ns * m), vars(ns * m), log_values(ns * m), f_mean(m), f_var(m);
+    Matrix kstar, cov;
+    for (size_t si = 0; si < ns; ++si) {
+        const GpSample& gs = gp_.samples[si];
+        gp_cross_kernel(gp_.data.x, xs, gs.theta.data(), dim, kstar);
+        double* mean = means.data() + si * m;
+        gp_mean_rows(xs.row(0), m, gs.theta.data(), dim, mean);
+        gemv(true, 1.0, kstar, gs.alpha.data(), 1.0, mean);
+        double* var = vars.data() + si * m;
+        gp_latent_variance(gs, std::exp(2.0 * gs.theta[hyp::log_sf(dim)]), kstar, var);  // kstar := L^{-1} kstar
+        // Posterior cross-covariances of all candidates with all integration points (m x points).
+        gp_cross_kernel(xs, points_, gs.theta.data(), dim, cov);
+        gemm(true, false, -1.0, kstar, samples_[si].solved, 1.0, cov);
+        for (int j = 0; j < m; ++j)
+            log_values[si * m + j] = log_mean_sinh(samples_[si], cov.row(j), var[j] + noise.at(si, j));
+    }
+    gp_average_samples(ns, m, means.data(), vars.data(), f_mean.data(), f_var.data());
+    std::vector<double> per_sample(ns);
+    for (int j = 0; j < m; ++j) {
+        if (outside_limits(s_, xs.row(j), dim) || std::isnan(f_var[j])) {
+            acq[j] = inf;
+            continue;
+        }
+        for (size_t si = 0; si < ns; ++si) per_sample[si] = log_values[si * m + j];
+        double value = log_sum_exp(per_sample.data(), ns) - std::log(static_cast<double>(ns));
+        if (s_.variance_regularized && f_var[j] < s_.tol_gp_var)
+            value += f_var[j] > 0.0 ? s_.tol_gp_var / f_var[j] - 1.0 : inf;
+        acq[j] = std::isnan(value) ? inf : std::max(value, -DBL_MAX);
+    }
+}
+
+}  // namespace libvbmc
