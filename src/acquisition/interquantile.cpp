@@ -19,6 +19,15 @@ namespace {
 // log(2 sinh(t)) for t >= 0: t + log1p(-exp(-2t)), -inf at t = 0.
 double log_two_sinh(double t) { return t + std::log1p(-std::exp(-2.0 * t)); }
 
+// 2 sinh(t) = e^t - e^-t from e = expm1(t), without cancellation for small t.
+double two_sinh(double t) {
+    const double e = std::expm1(t);
+    return e * (2.0 + e) / (1.0 + e);
+}
+
+// Below this, sum_a w_a 2 sinh(t_a) (w_a <= 1) is summed directly: e^t stays finite.
+constexpr double kDirectSumMax = 700.0;
+
 }  // namespace
 
 InterquantileRange::InterquantileRange(const Gp& gp, const VariationalPosterior& vp, double y_max,
@@ -45,23 +54,63 @@ InterquantileRange::InterquantileRange(const Gp& gp, const VariationalPosterior&
             gemv(true, 1.0, sample.solved, gs.alpha.data(), 1.0, mean.data());
             for (int a = 0; a < na; ++a) sample.log_weight[a] = mean[a] - y_max - log_q[a];
         }
+        sample.log_weight_max = *std::max_element(sample.log_weight.begin(), sample.log_weight.end());
+        sample.weight.resize(static_cast<size_t>(na));
+        for (int a = 0; a < na; ++a) sample.weight[a] = std::exp(sample.log_weight[a] - sample.log_weight_max);
         sample.var.resize(static_cast<size_t>(na));
         gp_latent_variance(gs, std::exp(2.0 * gs.theta[hyp::log_sf(dim)]), sample.solved, sample.var.data());
     }
 }
 
 double InterquantileRange::log_mean_sinh(const Sample& sample, const double* cov, double y_var) const {
-    const int na = points_.rows;
-    std::vector<double> terms(static_cast<size_t>(na));
-    for (int a = 0; a < na; ++a) {
-        const double reduced = sample.var[a] - cov[a] * cov[a] / y_var;
-        terms[a] = sample.log_weight[a] + log_two_sinh(u_ * std::sqrt(std::max(reduced, 0.0)));
-    }
-    return log_sum_exp(terms.data(), terms.size()) - std::log(static_cast<double>(na));
+    std::vector<double> reduced(static_cast<size_t>(points_.rows));
+    for (size_t a = 0; a < reduced.size(); ++a) reduced[a] = sample.var[a] - cov[a] * cov[a] / y_var;
+    return log_mean_sinh_of(sample, reduced);
 }
 
-void InterquantileRange::evaluate(const Matrix& xs, double* acq) const {
+// Summed directly (one expm1 per point, weights relative to the largest) unless some u s is so
+// large that e^{u s} would overflow; then in log space (log-sum-exp).
+double InterquantileRange::log_mean_sinh_of(const Sample& sample, std::vector<double>& reduced) const {
+    const size_t na = reduced.size();
+    double largest = 0.0;
+    for (double& r : reduced) {
+        r = u_ * std::sqrt(std::max(r, 0.0));  // now u s_{n+1}
+        largest = std::max(largest, r);
+    }
+    const double log_na = std::log(static_cast<double>(na));
+    if (largest < kDirectSumMax) {
+        double sum = 0.0;
+        for (size_t a = 0; a < na; ++a) sum += sample.weight[a] * two_sinh(reduced[a]);
+        return std::log(sum) + sample.log_weight_max - log_na;
+    }
+    for (size_t a = 0; a < na; ++a) reduced[a] = sample.log_weight[a] + log_two_sinh(reduced[a]);
+    return log_sum_exp(reduced.data(), na) - log_na;
+}
+
+double InterquantileRange::combine(const double* x, std::vector<double>& log_values, double total_var) const {
     constexpr double inf = std::numeric_limits<double>::infinity();
+    if (outside_limits(s_, x, gp_.dim) || std::isnan(total_var)) return inf;
+    double value = log_sum_exp(log_values.data(), log_values.size()) - std::log(static_cast<double>(log_values.size()));
+    if (s_.variance_regularized && total_var < s_.tol_gp_var)
+        value += total_var > 0.0 ? s_.tol_gp_var / total_var - 1.0 : inf;
+    return std::isnan(value) ? inf : std::max(value, -DBL_MAX);
+}
+
+// Blocks of kBlockRows candidates keep the n x block solves and the block x points
+// cross-covariances in cache (8192 candidates at D = 6, n = 300 in one block: 1.5x the time).
+void InterquantileRange::evaluate(const Matrix& xs, double* acq) const {
+    constexpr int kBlockRows = 256;
+    if (xs.rows <= kBlockRows) return evaluate_block(xs, acq);
+    Matrix block;
+    for (int start = 0; start < xs.rows; start += kBlockRows) {
+        const int count = std::min(kBlockRows, xs.rows - start);
+        block.reshape(count, xs.cols);
+        std::copy(xs.row(start), xs.row(start) + static_cast<size_t>(count) * xs.cols, block.row(0));
+        evaluate_block(block, acq + start);
+    }
+}
+
+void InterquantileRange::evaluate_block(const Matrix& xs, double* acq) const {
     const int m = xs.rows;
     const int dim = xs.cols;
     if (m == 0) return;
@@ -86,15 +135,8 @@ void InterquantileRange::evaluate(const Matrix& xs, double* acq) const {
     gp_average_samples(ns, m, means.data(), vars.data(), f_mean.data(), f_var.data());
     std::vector<double> per_sample(ns);
     for (int j = 0; j < m; ++j) {
-        if (outside_limits(s_, xs.row(j), dim) || std::isnan(f_var[j])) {
-            acq[j] = inf;
-            continue;
-        }
         for (size_t si = 0; si < ns; ++si) per_sample[si] = log_values[si * m + j];
-        double value = log_sum_exp(per_sample.data(), ns) - std::log(static_cast<double>(ns));
-        if (s_.variance_regularized && f_var[j] < s_.tol_gp_var)
-            value += f_var[j] > 0.0 ? s_.tol_gp_var / f_var[j] - 1.0 : inf;
-        acq[j] = std::isnan(value) ? inf : std::max(value, -DBL_MAX);
+        acq[j] = combine(xs.row(j), per_sample, f_var[j]);
     }
 }
 
