@@ -62,29 +62,25 @@ InterquantileRange::InterquantileRange(const Gp& gp, const VariationalPosterior&
     }
 }
 
-double InterquantileRange::log_mean_sinh(const Sample& sample, const double* cov, double y_var) const {
-    std::vector<double> reduced(static_cast<size_t>(points_.rows));
-    for (size_t a = 0; a < reduced.size(); ++a) reduced[a] = sample.var[a] - cov[a] * cov[a] / y_var;
-    return log_mean_sinh_of(sample, reduced);
-}
-
-// Summed directly (one expm1 per point, weights relative to the largest) unless some u s is so
-// large that e^{u s} would overflow; then in log space (log-sum-exp).
-double InterquantileRange::log_mean_sinh_of(const Sample& sample, std::vector<double>& reduced) const {
-    const size_t na = reduced.size();
-    double largest = 0.0;
-    for (double& r : reduced) {
-        r = u_ * std::sqrt(std::max(r, 0.0));  // now u s_{n+1}
-        largest = std::max(largest, r);
+// One pass: the reduced variance, u s_{n+1} (kept in scaled_sd) and the direct sum of the
+// weighted 2 sinh (one expm1 per point, weights relative to the largest); only if some u s_{n+1}
+// is so large that e^{u s} overflows, again in log space (log-sum-exp).
+double InterquantileRange::log_mean_sinh(const Sample& sample, const double* cov, double y_var,
+                                         std::vector<double>& scaled_sd) const {
+    const size_t na = sample.var.size();
+    scaled_sd.resize(na);
+    const double inv_y_var = 1.0 / y_var;
+    double sum = 0.0, largest = 0.0;
+    for (size_t a = 0; a < na; ++a) {
+        const double t = u_ * std::sqrt(std::max(sample.var[a] - cov[a] * cov[a] * inv_y_var, 0.0));
+        scaled_sd[a] = t;
+        largest = std::max(largest, t);
+        sum += sample.weight[a] * two_sinh(t);
     }
     const double log_na = std::log(static_cast<double>(na));
-    if (largest < kDirectSumMax) {
-        double sum = 0.0;
-        for (size_t a = 0; a < na; ++a) sum += sample.weight[a] * two_sinh(reduced[a]);
-        return std::log(sum) + sample.log_weight_max - log_na;
-    }
-    for (size_t a = 0; a < na; ++a) reduced[a] = sample.log_weight[a] + log_two_sinh(reduced[a]);
-    return log_sum_exp(reduced.data(), na) - log_na;
+    if (largest < kDirectSumMax) return std::log(sum) + sample.log_weight_max - log_na;
+    for (size_t a = 0; a < na; ++a) scaled_sd[a] = sample.log_weight[a] + log_two_sinh(scaled_sd[a]);
+    return log_sum_exp(scaled_sd.data(), na) - log_na;
 }
 
 double InterquantileRange::combine(const double* x, std::vector<double>& log_values, double total_var) const {
@@ -118,6 +114,7 @@ void InterquantileRange::evaluate_block(const Matrix& xs, double* acq) const {
     const ExpectedNoise noise = expected_noise(gp_, xs);
     std::vector<double> means(ns * m), vars(ns * m), log_values(ns * m), f_mean(m), f_var(m);
     Matrix kstar, cov;
+    std::vector<double> scratch;
     for (size_t si = 0; si < ns; ++si) {
         const GpSample& gs = gp_.samples[si];
         gp_cross_kernel(gp_.data.x, xs, gs.theta.data(), dim, kstar);
@@ -130,7 +127,7 @@ void InterquantileRange::evaluate_block(const Matrix& xs, double* acq) const {
         gp_cross_kernel(xs, points_, gs.theta.data(), dim, cov);
         gemm(true, false, -1.0, kstar, samples_[si].solved, 1.0, cov);
         for (int j = 0; j < m; ++j)
-            log_values[si * m + j] = log_mean_sinh(samples_[si], cov.row(j), var[j] + noise.at(si, j));
+            log_values[si * m + j] = log_mean_sinh(samples_[si], cov.row(j), var[j] + noise.at(si, j), scratch);
     }
     gp_average_samples(ns, m, means.data(), vars.data(), f_mean.data(), f_var.data());
     std::vector<double> per_sample(ns);

@@ -54,11 +54,9 @@ private:
         std::vector<double> weight;      // exp(log_weight - log_weight_max)
     };
     // log of (1/points) sum_a w_a 2 sinh(u s_{n+1}(x'_a; x)) for one sample, from the candidate's
-    // covariances c(x, x'_a) and its variance s^2(x) + sigma^2(x).
-    double log_mean_sinh(const Sample& sample, const double* cov, double y_var) const;
+    // covariances c(x, x'_a) and its variance s^2(x) + sigma^2(x); scratch is working space.
+    double log_mean_sinh(const Sample& sample, const double* cov, double y_var, std::vector<double>& scratch) const;
     void evaluate_block(const Matrix& xs, double* acq) const;
-    // The same from the reduced variances s^2_{n+1}(x'_a) (overwritten).
-    double log_mean_sinh_of(const Sample& sample, std::vector<double>& reduced) const;
     // log of the mean over the samples of exp(log_values), regularised by the total variance
     // total_var; +inf outside the hard limits.
     double combine(const double* x, std::vector<double>& log_values, double total_var) const;
