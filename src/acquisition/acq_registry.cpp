@@ -50,7 +50,7 @@ private:
     const Gp& gp_;
     const VariationalPosterior& vp_;
     double y_max_;
-    const AcqSettings& s_;
+    AcqSettings s_;
 };
 
 class IvrScorer : public AcqScorer {
@@ -64,7 +64,7 @@ private:
     const Gp& gp_;
     VarianceReduction terms_;
     double y_max_;
-    const AcqSettings& s_;
+    AcqSettings s_;
 };
 
 class InterquantileScorer : public AcqScorer {

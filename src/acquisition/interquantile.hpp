@@ -62,7 +62,7 @@ private:
     double combine(const double* x, std::vector<double>& log_values, double total_var) const;
 
     const Gp& gp_;
-    const AcqSettings& s_;
+    AcqSettings s_;  // a copy: callers may pass a temporary
     double u_;
     Matrix points_;
     std::vector<Sample> samples_;
