@@ -19,9 +19,10 @@
 // Cost per batch of m candidates and sample: k(X, xs) and its solve against the GP's Cholesky
 // factor (the variance at the candidates), then all cross-covariances
 // c = k(xs, X_a) - (L^{-1} k(X, xs))^T (L^{-1} k(X, X_a)) in one matrix product (dgemm).
-// Measured (D = 6, n = 300, 100 points, one BLAS thread, a shared 2-core machine): 8192
-// candidates in one call 167 ms per hyperparameter sample (ivr's exact scores: 135 ms; the
-// solve, which both need, dominates); the candidate search's 256-candidate blocks 85 ms.
+// Measured (D = 6, n = 300, 100 points, 8192 candidates in one call, one BLAS thread, on a
+// shared 2-core machine under load): 68 ms with one hyperparameter sample, 259 ms with four
+// (about 8 us per candidate and sample); the candidate search scores every candidate (no
+// bound), so one ask's search costs the same.
 #pragma once
 #include <vector>
 
