@@ -22,25 +22,6 @@ bool is_training_point(const GpData& data, const double* x) {
     return false;
 }
 
-// The GP with every avoid point not yet in it added at its predicted mean (kriging believer)
-// with the noise an evaluation there is expected to carry (the told noise of the nearest
-// training point; the GP adds its own sn^2); nullptr if none.
-std::unique_ptr<Gp> with_pending(const Gp& gp, const Matrix& avoid_points) {
-    std::unique_ptr<Gp> augmented;
-    for (int i = 0; i < avoid_points.rows; ++i) {
-        const double* x = avoid_points.row(i);
-        const Gp& current = augmented ? *augmented : gp;
-        if (is_training_point(current.data, x)) continue;
-        Matrix point(1, gp.dim);
-        std::copy(x, x + gp.dim, point.row(0));
-        std::vector<double> mean, var;
-        gp_predict(current, point, mean, var);
-        if (!augmented) augmented = std::make_unique<Gp>(gp);
-        gp_add_point(*augmented, x, mean[0], expected_noise(current, point).told[0]);
-    }
-    return augmented;
-}
-
 // Initial CMA-ES scales: per-coordinate SDs of the vp (search_cmaes_vp_init, as MATLAB VBMC's
 // insigma vector) or of the top hpd_frac of the training points by value (get_hpd).
 std::vector<double> search_scales(const Gp& gp, const VariationalPosterior& vp, const AcqSettings& s) {
@@ -96,6 +77,22 @@ void search_box(const Gp& gp, const std::vector<double>& x0, const AcqSettings& 
 
 }  // namespace
 
+std::unique_ptr<Gp> gp_with_pending(const Gp& gp, const Matrix& avoid_points) {
+    std::unique_ptr<Gp> augmented;
+    for (int i = 0; i < avoid_points.rows; ++i) {
+        const double* x = avoid_points.row(i);
+        const Gp& current = augmented ? *augmented : gp;
+        if (is_training_point(current.data, x)) continue;
+        Matrix point(1, gp.dim);
+        std::copy(x, x + gp.dim, point.row(0));
+        std::vector<double> mean, var;
+        gp_predict(current, point, mean, var);
+        if (!augmented) augmented = std::make_unique<Gp>(gp);
+        gp_add_point(*augmented, x, mean[0], expected_noise(current, point).told[0]);
+    }
+    return augmented;
+}
+
 AcqResult acquire(const Gp& gp_in, const VariationalPosterior& vp, const Matrix& avoid_points,
                   const Matrix& start_cache, const AcqSettings& s, Rng& rng) {
     const int dim = gp_in.dim;
@@ -104,7 +101,7 @@ AcqResult acquire(const Gp& gp_in, const VariationalPosterior& vp, const Matrix&
     if (vp.dim != dim) throw_error(Code::internal, "acquire: the GP and the vp differ in dimension");
     if (avoid_points.rows > 0 && avoid_points.cols != dim)
         throw_error(Code::internal, "acquire: avoid_points have the wrong number of columns");
-    const std::unique_ptr<Gp> augmented = with_pending(gp_in, avoid_points);
+    const std::unique_ptr<Gp> augmented = gp_with_pending(gp_in, avoid_points);
     const Gp& gp = augmented ? *augmented : gp_in;
     const double y_max = *std::max_element(gp_in.data.y.begin(), gp_in.data.y.end());
 

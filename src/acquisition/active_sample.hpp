@@ -3,6 +3,7 @@
 // candidate set (search_points, best_candidate), then refine the best candidate with CMA-ES
 // (search_optimizer = "cmaes"); the refined point replaces it only if its value is lower.
 #pragma once
+#include <memory>
 #include <vector>
 
 #include "acquisition/acq_settings.hpp"
@@ -28,6 +29,12 @@ struct AcqResult {
 // evaluated (may be empty). y_max is the largest training value of gp.
 AcqResult acquire(const Gp& gp, const VariationalPosterior& vp, const Matrix& avoid_points,
                   const Matrix& start_cache, const AcqSettings& s, Rng& rng);
+
+// The GP with every avoid point not yet in it added at its predicted mean (kriging believer)
+// and the noise an evaluation there is expected to carry: the told noise of the nearest
+// training point (expected_noise.hpp; the GP adds its own sn^2). nullptr if every avoid point is
+// already in it.
+std::unique_ptr<Gp> gp_with_pending(const Gp& gp, const Matrix& avoid_points);
 
 // acquire() without a start cache, returning only the point.
 std::vector<double> acquire_point(const Gp& gp, const VariationalPosterior& vp, const Matrix& avoid_points,

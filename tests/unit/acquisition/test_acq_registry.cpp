@@ -8,6 +8,7 @@
 #include <limits>
 
 #include "acquisition/acq_fcn.hpp"
+#include "acquisition/active_sample.hpp"
 #include "acquisition/expected_noise.hpp"
 #include "options/options.hpp"
 #include "util/error.hpp"
@@ -51,6 +52,12 @@ static VariationalPosterior make_vp() {
     vp.sigma = {0.9, 1.1};
     vp.lambda = {1.0, 0.8};
     return vp;
+}
+
+static Matrix single_row(const Matrix& xs, int j) {
+    Matrix x(1, xs.cols);
+    std::copy(xs.row(j), xs.row(j) + xs.cols, x.row(0));
+    return x;
 }
 
 static Matrix random_points(int m, Rng& rng) {
@@ -170,12 +177,42 @@ static void test_npro_is_the_variance_drop_at_the_point(void**) {
     }
 }
 
+// A pending point is fantasised at the predicted mean with the told noise of its nearest
+// training point: after it the latent variance there is that of a noisy observation,
+// V sigma^2 / (V + sigma^2) (one sample), not the near-zero of a noise-free one. Points already
+// in the GP are skipped.
+static void test_pending_points_carry_the_expected_noise(void**) {
+    const Gp gp = make_gp({std::log(0.8)});
+    Matrix pending(0, 2);
+    for (int i : {0, 3, 1}) {  // next to noisy points 0 and 3 and the exact point 1
+        const double x[2] = {gp.data.x(i, 0) + 0.2, gp.data.x(i, 1) - 0.1};
+        pending.append_row(x, 2);
+    }
+    pending.append_row(gp.data.x.row(5), 2);  // already a training point
+    const std::unique_ptr<Gp> fantasy = gp_with_pending(gp, pending);
+    assert_non_null(fantasy.get());
+    assert_int_equal(fantasy->data.size(), gp.data.size() + 3);
+    const ExpectedNoise noise = expected_noise(gp, pending);
+    assert_true(noise.told[0] > 0.0 && noise.told[1] > 0.0 && noise.told[2] == 0.0);
+    Gp growing = gp;
+    for (int k = 0; k < 3; ++k) {
+        assert_true(fantasy->data.s2[gp.data.size() + k] == expected_noise(growing, single_row(pending, k)).told[0]);
+        std::vector<double> f, before, after;
+        gp_predict(growing, single_row(pending, k), f, before);
+        gp_add_point(growing, pending.row(k), f[0], fantasy->data.s2[gp.data.size() + k]);
+        gp_predict(growing, single_row(pending, k), f, after);
+        const double sigma2 = noise.sn2[0] + fantasy->data.s2[gp.data.size() + k];
+        assert_close(after[0], before[0] * sigma2 / (before[0] + sigma2), 1e-9 * before[0]);
+    }
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_every_name_is_an_option_choice),
         cmocka_unit_test(test_pruning_flag_is_honoured_and_true),
         cmocka_unit_test(test_expected_noise_is_the_nearest_told_noise),
         cmocka_unit_test(test_npro_is_the_variance_drop_at_the_point),
+        cmocka_unit_test(test_pending_points_carry_the_expected_noise),
     };
     return cmocka_run_group_tests(tests, nullptr, nullptr);
 }
