@@ -3,38 +3,30 @@
 #include <cfloat>
 #include <cmath>
 #include <limits>
+#include <string>
 #include <vector>
 
+#include "acquisition/acq_registry.hpp"
+#include "acquisition/expected_noise.hpp"
 #include "acquisition/variance_reduction.hpp"
 #include "util/error.hpp"
 
 namespace libvbmc {
 
-// AcqFcn (eq. 9), AcqFcnVanilla and AcqFcnLog of PyVBMC, then the variance regulariser of
-// AbstractAcqFcn.__call__. The products are formed in log space so exp(f_bar - y_max) cannot
-// overflow against a zero variance.
-double acq_from_moments(const AcqSettings& s, double f_bar, double var_tot, double log_q, double y_max) {
+// The kind's formula (acq_registry.cpp: AcqFcn, eq. 9, AcqFcnVanilla, AcqFcnLog, AcqFcnNoisy of
+// PyVBMC), then the variance regulariser of AbstractAcqFcn.__call__.
+double acq_from_moments(const AcqSettings& s, double f_bar, double var_tot, double log_q, double y_max,
+                        double noise_var) {
     constexpr double inf = std::numeric_limits<double>::infinity();
     if (std::isnan(f_bar) || std::isnan(var_tot) || std::isnan(log_q)) return inf;
+    const AcqEntry& entry = acq_entry(s.kind);
+    if (entry.from_moments == nullptr)
+        throw_error(Code::internal, std::string("acq_from_moments: ") + entry.name + " is not a function of the moments");
     const double log_q_floored = std::max(log_q, std::log(DBL_MIN));
-    const double log_var = var_tot > 0.0 ? std::log(var_tot) : -inf;
-    double acq = 0.0;
-    switch (s.kind) {
-        case AcqKind::pro:
-            acq = var_tot > 0.0 ? -std::exp(log_var + f_bar - y_max + log_q_floored) : 0.0;
-            break;
-        case AcqKind::us:
-            acq = var_tot > 0.0 ? -std::exp(log_var + 2.0 * log_q_floored) : 0.0;
-            break;
-        case AcqKind::log:
-            acq = -(log_var + f_bar - y_max + log_q_floored);
-            break;
-        case AcqKind::ivr:
-            throw_error(Code::internal, "acq_from_moments: ivr is not a function of the moments");
-    }
+    double acq = entry.from_moments(AcqMoments{f_bar, var_tot, log_q_floored, y_max, noise_var});
     if (s.variance_regularized && var_tot < s.tol_gp_var) {
         const double excess = var_tot > 0.0 ? s.tol_gp_var / var_tot - 1.0 : inf;
-        if (s.kind == AcqKind::log)
+        if (entry.log_valued)
             acq += excess;
         else
             acq *= std::exp(-excess);
@@ -64,10 +56,11 @@ void acq_evaluate(const Gp& gp, const VariationalPosterior& vp, const Matrix& xs
     }
     std::vector<double> f_bar, var_tot;
     gp_predict(gp, xs, f_bar, var_tot);
+    const ExpectedNoise noise = expected_noise(gp, xs);
     for (int j = 0; j < m; ++j) {
         const double* x = xs.row(j);
         acq[j] = outside_limits(s, x, dim) ? std::numeric_limits<double>::infinity()
-                         : acq_from_moments(s, f_bar[j], var_tot[j], vp_log_pdf(vp, x), y_max);
+                         : acq_from_moments(s, f_bar[j], var_tot[j], vp_log_pdf(vp, x), y_max, noise.mean(j));
     }
 }
 

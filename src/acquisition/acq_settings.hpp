@@ -15,7 +15,14 @@ enum class AcqKind {
     log,  // AcqFcnLog: -log of a_pro, -(log V(x) + f(x) - y_max + log q(x))
     ivr,  // integrated variance reduction: -log of the expected reduction of Var[E_q f]
           // by an evaluation at x (variance_reduction.hpp; ours, not in PyVBMC)
+    npro, // AcqFcnNoisy: a_pro damped by the share of the variance an evaluation can remove,
+          // -V(x)^2 / (V(x) + sn2(x)) exp(f(x) - y_max) q(x) (acq_registry.cpp)
+    viqr, // AcqFcnVIQR: log of the variational interquantile range left after an evaluation
+          // at x (interquantile.hpp)
+    imiqr,// AcqFcnIMIQR: the same integral weighted by exp(f) instead of q (interquantile.hpp)
 };
+// The kinds' names, descriptions and scorers are in the registry (acq_registry.hpp); the
+// enumerators' values seed the shortlist streams (run/iteration.cpp), so new kinds go last.
 
 struct AcqSettings {
     AcqKind kind = AcqKind::log;            // PyVBMC search_acq_fcn = [AcqFcnLog()]; the run sets
@@ -58,6 +65,10 @@ struct AcqSettings {
     double best_value(const std::vector<double>& training_values) const {
         return std::isnan(y_max) ? *std::max_element(training_values.begin(), training_values.end()) : y_max;
     }
+    // viqr / imiqr only: integration points drawn from the vp per acquire call (PyVBMC
+    // active_importance_sampling_mcmc_samples) and the quantile of the interquantile range.
+    int iqr_points = 100;
+    double iqr_quantile = 0.75;
 };
 
 }  // namespace libvbmc

@@ -5,11 +5,11 @@
 #include <memory>
 #include <numeric>
 
-#include "acquisition/acq_fcn.hpp"
+#include "acquisition/acq_registry.hpp"
 #include "acquisition/candidate_search.hpp"
 #include "acquisition/cmaes.hpp"
+#include "acquisition/expected_noise.hpp"
 #include "acquisition/search_points.hpp"
-#include "acquisition/variance_reduction.hpp"
 #include "util/error.hpp"
 
 namespace libvbmc {
@@ -20,23 +20,6 @@ bool is_training_point(const GpData& data, const double* x) {
     for (int i = 0; i < data.size(); ++i)
         if (std::equal(x, x + data.x.cols, data.x.row(i))) return true;
     return false;
-}
-
-// The GP with every avoid point not yet in it added at its predicted mean; nullptr if none.
-std::unique_ptr<Gp> with_pending(const Gp& gp, const Matrix& avoid_points) {
-    std::unique_ptr<Gp> augmented;
-    for (int i = 0; i < avoid_points.rows; ++i) {
-        const double* x = avoid_points.row(i);
-        const Gp& current = augmented ? *augmented : gp;
-        if (is_training_point(current.data, x)) continue;
-        Matrix point(1, gp.dim);
-        std::copy(x, x + gp.dim, point.row(0));
-        std::vector<double> mean, var;
-        gp_predict(current, point, mean, var);
-        if (!augmented) augmented = std::make_unique<Gp>(gp);
-        gp_add_point(*augmented, x, mean[0], 0.0);
-    }
-    return augmented;
 }
 
 // Initial CMA-ES scales: per-coordinate SDs of the vp (search_cmaes_vp_init, as MATLAB VBMC's
@@ -94,6 +77,22 @@ void search_box(const Gp& gp, const std::vector<double>& x0, const AcqSettings& 
 
 }  // namespace
 
+std::unique_ptr<Gp> gp_with_pending(const Gp& gp, const Matrix& avoid_points) {
+    std::unique_ptr<Gp> augmented;
+    for (int i = 0; i < avoid_points.rows; ++i) {
+        const double* x = avoid_points.row(i);
+        const Gp& current = augmented ? *augmented : gp;
+        if (is_training_point(current.data, x)) continue;
+        Matrix point(1, gp.dim);
+        std::copy(x, x + gp.dim, point.row(0));
+        std::vector<double> mean, var;
+        gp_predict(current, point, mean, var);
+        if (!augmented) augmented = std::make_unique<Gp>(gp);
+        gp_add_point(*augmented, x, mean[0], expected_noise(current, point).told[0]);
+    }
+    return augmented;
+}
+
 AcqResult acquire(const Gp& gp_in, const VariationalPosterior& vp, const Matrix& avoid_points,
                   const Matrix& start_cache, const AcqSettings& s, Rng& rng) {
     const int dim = gp_in.dim;
@@ -102,7 +101,7 @@ AcqResult acquire(const Gp& gp_in, const VariationalPosterior& vp, const Matrix&
     if (vp.dim != dim) throw_error(Code::internal, "acquire: the GP and the vp differ in dimension");
     if (avoid_points.rows > 0 && avoid_points.cols != dim)
         throw_error(Code::internal, "acquire: avoid_points have the wrong number of columns");
-    const std::unique_ptr<Gp> augmented = with_pending(gp_in, avoid_points);
+    const std::unique_ptr<Gp> augmented = gp_with_pending(gp_in, avoid_points);
     const Gp& gp = augmented ? *augmented : gp_in;
     const double y_max = s.best_value(gp_in.data.y);
 
@@ -110,9 +109,8 @@ AcqResult acquire(const Gp& gp_in, const VariationalPosterior& vp, const Matrix&
     std::vector<int> cache_index;
     const Matrix candidates = search_points(gp.data.x, vp, start_cache, s, rng, cache_index);
     if (candidates.rows == 0) throw_error(Code::option, "ns_search must be positive.");
-    std::unique_ptr<VarianceReduction> ivr;
-    if (s.kind == AcqKind::ivr) ivr = std::make_unique<VarianceReduction>(gp, vp);
-    const BestCandidate best = best_candidate(gp, vp, candidates, y_max, s, ivr.get());
+    const std::unique_ptr<AcqScorer> scorer = make_acq_scorer(gp, vp, y_max, s, rng);
+    const BestCandidate best = best_candidate(gp, vp, candidates, y_max, s, *scorer);
     AcqResult result;
     result.x.assign(candidates.row(best.index), candidates.row(best.index) + dim);
     result.value = best.value;
@@ -130,15 +128,9 @@ AcqResult acquire(const Gp& gp_in, const VariationalPosterior& vp, const Matrix&
     }
     CmaesSettings cs;
     cs.max_fun_evals = s.search_max_fun_evals > 0 ? s.search_max_fun_evals : 500 * (dim + 2);
-    const bool log_valued = s.kind == AcqKind::log || s.kind == AcqKind::ivr;
-    cs.tol_fun = log_valued ? 1e-2 : std::max(1e-12, std::abs(result.value) * 1e-3);
+    cs.tol_fun = acq_entry(s.kind).log_valued ? 1e-2 : std::max(1e-12, std::abs(result.value) * 1e-3);
     search_box(gp, result.x, s, cs.lower, cs.upper);
-    const BatchObjective objective = [&](const Matrix& xs, double* out) {
-        if (ivr)
-            ivr_evaluate(gp, *ivr, xs, y_max, s, out);
-        else
-            acq_evaluate(gp, vp, xs, y_max, s, out);
-    };
+    const BatchObjective objective = [&](const Matrix& xs, double* out) { scorer->evaluate(xs, out); };
     const CmaesResult refined = cmaes_minimize(objective, result.x, sigma0, c0, cs, rng);
     if (refined.f_best < result.value) {
         result.x = refined.x_best;

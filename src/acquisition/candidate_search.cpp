@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "acquisition/acq_fcn.hpp"
+#include "acquisition/expected_noise.hpp"
 #include "acquisition/variance_reduction.hpp"
 #include "linalg/linalg.hpp"
 #include "util/error.hpp"
@@ -68,12 +69,14 @@ void in_bound_order(const std::vector<double>& bound, const TopCandidates& top, 
 // are then scored exactly from the same K* in increasing order of their bounds, kExactBatch at a
 // time, as acq_evaluate scores them (gp_predict's solve and eq. 10 average), until the next
 // bound exceeds the worst value kept so far. For ivr the bound comes from the covariance with E_q f
-// instead (score_variance_reduction).
+// instead (score_variance_reduction); acquisitions without a bound (acq_pruning) are scored
+// exactly by their scorer, a block at a time.
 class BlockScorer {
 public:
     BlockScorer(const Gp& gp, const VariationalPosterior& vp, double y_max, const AcqSettings& s,
-                const VarianceReduction* ivr)
-        : gp_(gp), vp_(vp), y_max_(y_max), s_(s), ivr_(ivr), ns_(gp.samples.size()), kstar_(ns_), sf2_(ns_),
+                const AcqScorer& scorer)
+        : gp_(gp), vp_(vp), y_max_(y_max), s_(s), scorer_(scorer), pruning_(acq_pruning(acq_entry(s.kind))),
+          ivr_(scorer.variance_reduction()), ns_(gp.samples.size()), kstar_(ns_), sf2_(ns_),
           inv_diag_(ns_, std::vector<double>(gp.data.size(), 0.0)) {
         const int n = gp.data.size();
         for (size_t si = 0; si < ns_; ++si) {
@@ -91,7 +94,14 @@ public:
         const int dim = gp_.dim;
         Matrix block(count, dim);
         std::copy(candidates.row(start), candidates.row(start) + static_cast<size_t>(count) * dim, block.row(0));
-        if (ivr_) {
+        if (pruning_ == AcqBound::none) {
+            std::vector<double> values(count);
+            scorer_.evaluate(block, values.data());
+            for (int j = 0; j < count; ++j) top.consider(values[j], start + j);
+            return;
+        }
+        noise_ = expected_noise(gp_, block);
+        if (pruning_ == AcqBound::variance_reduction) {
             score_variance_reduction(block, start, top);
             return;
         }
@@ -107,7 +117,7 @@ public:
             if (std::isnan(log_q[j])) continue;
             const double f_bar = mean_of_means(j, count);
             const double var_upper = (var_sum[j] * inv + mean_spread(j, count, f_bar)) * (1.0 + kVarianceSlack);
-            const double value = acq_from_moments(s_, f_bar, var_upper, log_q[j], y_max_);
+            const double value = acq_from_moments(s_, f_bar, var_upper, log_q[j], y_max_, noise_.mean(j));
             if (value < std::numeric_limits<double>::infinity()) bound[j] = value - kBoundSlack * (1.0 + std::abs(value));
         }
         in_bound_order(bound, top, [&](const std::vector<int>& batch) { score_exactly(batch, start, count, top, log_q); });
@@ -175,7 +185,8 @@ private:
             gp_latent_variance(gp_.samples[si], sf2_[si], subset_, var);
             for (size_t c = 0; c < m; ++c) {
                 means[si * m + c] = means_[si * count + batch[c]];
-                reduction[c] += ivr_->reduction(si, covs_[si * count + batch[c]], var[c]);
+                reduction[c] += VarianceReduction::reduction(covs_[si * count + batch[c]], var[c],
+                                                             noise_.at(si, batch[c]));
                 latent_var[c] += var[c];
             }
         }
@@ -220,7 +231,8 @@ private:
         for (size_t c = 0; c < m; ++c) {
             const int j = batch[c];
             const double value = std::isnan(log_q[j]) ? std::numeric_limits<double>::infinity()
-                                                      : acq_from_moments(s_, f_mean[c], f_var[c], log_q[j], y_max_);
+                                                      : acq_from_moments(s_, f_mean[c], f_var[c], log_q[j], y_max_,
+                                                                         noise_.mean(j));
             top.consider(value, start + j);
         }
     }
@@ -229,6 +241,8 @@ private:
     const VariationalPosterior& vp_;
     double y_max_;
     const AcqSettings& s_;
+    const AcqScorer& scorer_;
+    AcqBound pruning_;
     const VarianceReduction* ivr_;
     size_t ns_;
     std::vector<Matrix> kstar_;  // per sample: k(X, block), n x count
@@ -237,6 +251,7 @@ private:
     std::vector<double> means_;  // ns x count sample means of the block
     std::vector<double> covs_;   // ns x count ivr covariances c of the block
     Matrix subset_;              // the batch's columns of one K*, solved in place
+    ExpectedNoise noise_;        // expected noise at the block's candidates
 };
 
 }  // namespace
@@ -265,21 +280,21 @@ std::vector<BestCandidate> TopCandidates::sorted() const {
 }
 
 std::vector<BestCandidate> best_candidates(const Gp& gp, const VariationalPosterior& vp, const Matrix& candidates,
-                                           double y_max, const AcqSettings& s, const VarianceReduction* ivr,
+                                           double y_max, const AcqSettings& s, const AcqScorer& scorer,
                                            int count) {
-    if (s.kind == AcqKind::ivr && ivr == nullptr)
+    if (acq_pruning(acq_entry(s.kind)) == AcqBound::variance_reduction && scorer.variance_reduction() == nullptr)
         throw_error(Code::internal, "best_candidates: the ivr acquisition needs its precomputed terms");
     if (count < 1) throw_error(Code::internal, "best_candidates: count must be positive");
     TopCandidates top(static_cast<size_t>(count));
-    BlockScorer scorer(gp, vp, y_max, s, s.kind == AcqKind::ivr ? ivr : nullptr);
+    BlockScorer blocks(gp, vp, y_max, s, scorer);
     for (int start = 0; start < candidates.rows; start += kBlock)
-        scorer.score(candidates, start, std::min(kBlock, candidates.rows - start), top);
+        blocks.score(candidates, start, std::min(kBlock, candidates.rows - start), top);
     return top.sorted();
 }
 
 BestCandidate best_candidate(const Gp& gp, const VariationalPosterior& vp, const Matrix& candidates,
-                             double y_max, const AcqSettings& s, const VarianceReduction* ivr) {
-    const std::vector<BestCandidate> best = best_candidates(gp, vp, candidates, y_max, s, ivr, 1);
+                             double y_max, const AcqSettings& s, const AcqScorer& scorer) {
+    const std::vector<BestCandidate> best = best_candidates(gp, vp, candidates, y_max, s, scorer, 1);
     return best.empty() ? BestCandidate{0, std::numeric_limits<double>::infinity()} : best.front();
 }
 

@@ -5,7 +5,7 @@
 #include <vector>
 
 #include "acquisition/acq_settings.hpp"
-#include "acquisition/variance_reduction.hpp"
+#include "acquisition/acq_registry.hpp"
 #include "gp/gp.hpp"
 #include "linalg/matrix.hpp"
 #include "vp/vp.hpp"
@@ -37,20 +37,21 @@ private:
 // the training set is formed once; it gives the exact means and, since the posterior variance
 // is at most the variance given the single most informative training point,
 // sf^2 - max_i k_i(x)^2 / A_ii (A = the factorised K + noise), a lower bound of each
-// candidate's acquisition (every acquisition decreases in the variance; the means, their
-// spread across samples and q(x) are exact). The block's candidates are then scored exactly
+// candidate's acquisition when the registry says it is a function of the moments that decreases
+// in the variance (acq_pruning; the means, their spread across samples, q(x) and the expected
+// noise are exact). The block's candidates are then scored exactly
 // from the same cross-covariance in increasing order of their bounds until the next bound
 // exceeds the best value so far. The result equals the argmin
 // of acq_evaluate over all rows (first index on ties), up to rounding in the last bits.
-// For s.kind == ivr every candidate is scored exactly by ivr_evaluate with the precomputed
-// terms ivr (required then, ignored otherwise).
+// For ivr the bound comes from the scorer's precomputed terms (AcqScorer::variance_reduction);
+// acquisitions without a bound are scored by `scorer` (make_acq_scorer for s.kind) block by block.
 BestCandidate best_candidate(const Gp& gp, const VariationalPosterior& vp, const Matrix& candidates,
-                             double y_max, const AcqSettings& s, const VarianceReduction* ivr = nullptr);
+                             double y_max, const AcqSettings& s, const AcqScorer& scorer);
 
 // The `count` best candidates, best first, by the same search (a candidate is scored exactly
 // unless its bound exceeds the count-th best value so far); best_candidate is its first.
 std::vector<BestCandidate> best_candidates(const Gp& gp, const VariationalPosterior& vp, const Matrix& candidates,
-                                           double y_max, const AcqSettings& s, const VarianceReduction* ivr,
+                                           double y_max, const AcqSettings& s, const AcqScorer& scorer,
                                            int count);
 
 }  // namespace libvbmc

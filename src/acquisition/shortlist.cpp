@@ -6,7 +6,7 @@
 
 #include "acquisition/candidate_search.hpp"
 #include "acquisition/search_points.hpp"
-#include "acquisition/variance_reduction.hpp"
+#include "acquisition/acq_registry.hpp"
 
 namespace libvbmc {
 
@@ -24,11 +24,10 @@ Matrix acquisition_shortlist(const Gp& gp, const VariationalPosterior& vp, const
     unclipped.ub_search.clear();
     std::vector<int> unused;
     const Matrix candidates = search_points(gp.data.x, vp, Matrix(), unclipped, rng, unused);
-    std::unique_ptr<VarianceReduction> ivr;
-    if (s.kind == AcqKind::ivr) ivr = std::make_unique<VarianceReduction>(gp, vp);
     const double y_max = s.best_value(gp.data.y);
+    const std::unique_ptr<AcqScorer> scorer = make_acq_scorer(gp, vp, y_max, unclipped, rng);
     Matrix shortlist(0, gp.dim);
-    for (const BestCandidate& c : best_candidates(gp, vp, candidates, y_max, unclipped, ivr.get(), share_of(s)))
+    for (const BestCandidate& c : best_candidates(gp, vp, candidates, y_max, unclipped, *scorer, share_of(s)))
         if (c.value < INFINITY) shortlist.append_row(candidates.row(c.index), gp.dim);
     return shortlist;
 }

@@ -5,6 +5,7 @@
 #include <limits>
 
 #include "acquisition/acq_fcn.hpp"
+#include "acquisition/expected_noise.hpp"
 #include "bq/kernel_integrals.hpp"
 #include "linalg/linalg.hpp"
 
@@ -83,6 +84,7 @@ void ivr_evaluate(const Gp& gp, const VarianceReduction& terms, const Matrix& xs
     std::vector<double> reduction(m, 0.0), latent_var(m, 0.0), cov(m);
     std::vector<double> means(ns * m), vars(ns * m), f_mean(m), f_var(m);
     Matrix kstar;
+    const ExpectedNoise noise = expected_noise(gp, xs);
     for (size_t si = 0; si < ns; ++si) {
         const GpSample& sample = gp.samples[si];
         gp_cross_kernel(gp.data.x, xs, sample.theta.data(), dim, kstar);
@@ -93,7 +95,7 @@ void ivr_evaluate(const Gp& gp, const VarianceReduction& terms, const Matrix& xs
         double* var = vars.data() + si * m;
         gp_latent_variance(sample, std::exp(2.0 * sample.theta[hyp::log_sf(dim)]), kstar, var);  // solves kstar in place
         for (int j = 0; j < m; ++j) {
-            reduction[j] += terms.reduction(si, cov[j], var[j]);
+            reduction[j] += VarianceReduction::reduction(cov[j], var[j], noise.at(si, j));
             latent_var[j] += var[j];
         }
     }

@@ -10,7 +10,8 @@
 //   zq(x)  = E_{x'~q}[k(x', x)] = sf^2 sum_k w_k prod_d (ell_d / tau_kd) exp(-1/2 sum_d (mu_kd - x_d)^2 / tau_kd^2),
 //            tau_kd^2 = sigma_k^2 lambda_kd^2 + ell_d^2
 //   c(x)   = Cov(E_q[f], f(x)) = zq(x) - beta^T k(X, x),   beta = A^{-1} zq(X)
-//   reduction(x) = c(x)^2 / (V(x) + sn^2)   (V the latent posterior variance at x)
+//   reduction(x) = c(x)^2 / (V(x) + sn^2 + s2(x))   (V the latent posterior variance at x, s2(x)
+//                  the told noise variance of the training point nearest to x, expected_noise.hpp)
 // averaged over the samples; the acquisition value to minimise is -log(mean reduction).
 // Bound without V (Cauchy-Schwarz for the posterior covariance): c(x)^2 <= V(x) Var[E_q f], so
 //   reduction(x) <= c^2 / (c^2 / Var[E_q f] + sn^2),
@@ -36,11 +37,14 @@ public:
     void prior_covariance(size_t si, const Matrix& xs, double* out) const;
     // The sample's c(x_j) from the columns of kstar = k(X, xs) (n x xs.rows): out_j = zq(x_j) - beta^T k_j.
     void covariance(size_t si, const Matrix& xs, const Matrix& kstar, double* out) const;
-    // One sample's reduction c^2 / (V + sn^2) from its covariance c and latent variance V.
-    double reduction(size_t si, double cov, double latent_var) const {
-        return cov * cov / (latent_var + samples_[si].sn2);
+    // One sample's reduction c^2 / (V + sigma^2) from its covariance c, latent variance V and the
+    // expected noise variance sigma^2 of an evaluation there (expected_noise.hpp: the sample's
+    // sn^2 plus the told noise of the nearest training point, MATLAB VBMC acqeig_vbmc).
+    static double reduction(double cov, double latent_var, double noise_var) {
+        return cov * cov / (latent_var + noise_var);
     }
-    // An upper bound of reduction(si, cov, V) over every V the covariance cov allows.
+    // An upper bound of reduction(cov, V, sigma^2) over every V the covariance cov allows and
+    // every sigma^2 >= the sample's sn^2.
     double reduction_bound(size_t si, double cov) const;
     // Var[E_q f] of sample si, the variance one evaluation could remove at most.
     double integral_variance(size_t si) const { return samples_[si].integral_var; }
@@ -65,7 +69,7 @@ double ivr_from_terms(const AcqSettings& s, double mean_reduction, double mean_l
 
 // ivr acquisition values at the rows of xs (transformed space), +inf outside the hard limits
 // and where the surrogate rules out posterior mass (implausible, with y_max the best observed
-// log joint).
+// log joint). Each candidate's reduction uses its expected noise (expected_noise.hpp).
 void ivr_evaluate(const Gp& gp, const VarianceReduction& terms, const Matrix& xs, double y_max,
                   const AcqSettings& s, double* acq);
 

@@ -8,6 +8,7 @@
 #include <limits>
 #include <sstream>
 
+#include "acquisition/acq_registry.hpp"
 #include "util/error.hpp"
 
 namespace libvbmc {
@@ -38,7 +39,7 @@ const std::vector<OptionSpec> kTable = {
     {"locate_spread", OptionType::real, "5*D", "With locate = auto: the spread (maximum minus median) of the initial design's log-joint values above which the run locates the posterior's mass first", 0, kInf, nullptr},
     {"locate_climb", OptionType::text, "on", "on: each search of the locating stage opens with a limited-memory quasi-Newton climb on finite-difference gradients when values are exact (it reaches the tops of steep, curved ridges in far fewer evaluations than the trust region; bench/RESULTS-real.md); off: the trust region alone", 0, 0, "off|on"},
     {"locate_max_fraction", OptionType::real, "0.75", "Largest fraction of max_fun_evals the locating stage may spend (restarts begin only within the first half of it)", 0, 1, nullptr},
-    {"search_acq_fcn", OptionType::text, "ivr", "Acquisition function(s): pro (prospective uncertainty sampling), us (vanilla uncertainty sampling) or ivr (integrated variance reduction of the ELBO); a comma-separated list is used in turn, one function per point of an iteration", 0, 0, "pro|us|ivr", true},
+    {"search_acq_fcn", OptionType::text, "ivr", acq_option_help(), 0, 0, acq_option_choices(), true},  // acquisition/acq_registry
     {"seed", OptionType::integer, "0", "Seed of the run's random generator", 0, static_cast<double>(kExactIntegerMax), nullptr},
     {"max_pending", OptionType::integer, "1", "Maximum number of asked points awaiting a tell", 1, 1024, nullptr},
     {"ns_gp_max", OptionType::integer, "80", "Maximum number of GP hyperparameter samples (n_gp = round(ns_gp_max/sqrt(n)))", 0, 10000, nullptr},

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <cstdio>
 
+#include "acquisition/acq_registry.hpp"
 #include "acquisition/active_sample.hpp"
 #include "acquisition/shortlist.hpp"
 #include "elbo/optimize_vp.hpp"
@@ -65,7 +66,7 @@ AcqSettings Run::acq_settings(int point_in_batch) const {
     AcqSettings s;
     const std::vector<std::string> kinds = split_text(settings_.search_acq_fcn, ',');
     const std::string& kind = kinds[static_cast<size_t>(point_in_batch) % kinds.size()];
-    s.kind = kind == "us" ? AcqKind::us : kind == "ivr" ? AcqKind::ivr : AcqKind::log;
+    s.kind = acq_find(kind)->kind;  // the option admits registry names only
     s.ns_search = settings_.ns_search;
     s.search_max_fun_evals = settings_.search_max_fun_evals;
     s.lb_search = lb_search_;

@@ -6,6 +6,7 @@
 #include <cmath>
 
 #include "acquisition/acq_fcn.hpp"
+#include "acquisition/acq_registry.hpp"
 #include "acquisition/search_points.hpp"
 #include "test_util.h"
 
@@ -53,27 +54,42 @@ static VariationalPosterior make_vp(int dim, Rng& rng) {
     return vp;
 }
 
+// Every value of every candidate: acq_evaluate for the kinds it covers, else the kind's scorer.
+static void score_all(const Gp& gp, const VariationalPosterior& vp, const Matrix& candidates, double y_max,
+                      const AcqSettings& s, const AcqScorer& scorer, std::vector<double>& all) {
+    all.assign(candidates.rows, 0.0);
+    if (acq_entry(s.kind).from_moments != nullptr || s.kind == AcqKind::ivr)
+        acq_evaluate(gp, vp, candidates, y_max, s, all.data());
+    else
+        scorer.evaluate(candidates, all.data());
+}
+
+// Every registered acquisition (noise told at every 7th training point, so npro's and ivr's
+// expected noise varies between candidates).
 static void test_matches_exhaustive_scoring(void**) {
     Rng rng(12);
     const Gp gp = make_gp(rng);
     const VariationalPosterior vp = make_vp(gp.dim, rng);
     double y_max = -INFINITY;
     for (double y : gp.data.y) y_max = std::max(y_max, y);
-    for (AcqKind kind : {AcqKind::pro, AcqKind::us, AcqKind::log, AcqKind::ivr}) {
+    for (const AcqEntry& entry : acq_registry()) {
+        const AcqKind kind = entry.kind;
         for (int config = 0; config < (kind == AcqKind::ivr ? 3 : 2); ++config) {
             const bool regularized = config == 1;
             AcqSettings s;
             s.kind = kind;
             s.variance_regularized = regularized;
             if (config == 2) s.plausible_drop = 1.5;  // ivr's exclusion of points without posterior mass
-            s.ns_search = 2500;
+            s.ns_search = entry.bound == AcqBound::none ? 600 : 2500;
             std::vector<int> index;
             Matrix candidates = search_points(gp.data.x, vp, Matrix(), s, rng, index);
             for (int i = 0; i < 40; ++i)  // training points and near neighbours among them
                 for (int d = 0; d < gp.dim; ++d)
                     candidates(i, d) = gp.data.x(i, d) + (i % 2 ? 1e-3 * rng.normal() : 0.0);
-            std::vector<double> all(candidates.rows);
-            acq_evaluate(gp, vp, candidates, y_max, s, all.data());
+            Rng scorer_rng(3);
+            const std::unique_ptr<AcqScorer> scorer = make_acq_scorer(gp, vp, y_max, s, scorer_rng);
+            std::vector<double> all;
+            score_all(gp, vp, candidates, y_max, s, *scorer, all);
             int argmin = 0;
             for (int j = 1; j < candidates.rows; ++j)
                 if (all[j] < all[argmin]) argmin = j;
@@ -82,8 +98,7 @@ static void test_matches_exhaustive_scoring(void**) {
                 for (double v : all) excluded += std::isinf(v) ? 1 : 0;
                 assert_true(excluded > 100 && excluded < candidates.rows - 100);
             }
-            const VarianceReduction ivr(gp, vp);
-            const BestCandidate best = best_candidate(gp, vp, candidates, y_max, s, &ivr);
+            const BestCandidate best = best_candidate(gp, vp, candidates, y_max, s, *scorer);
             assert_int_equal(best.index, argmin);
             assert_close(best.value, all[argmin], 1e-12 * (1.0 + std::abs(all[argmin])));
         }
@@ -98,26 +113,27 @@ static void test_best_few_match_exhaustive_scoring(void**) {
     const VariationalPosterior vp = make_vp(gp.dim, rng);
     double y_max = -INFINITY;
     for (double y : gp.data.y) y_max = std::max(y_max, y);
-    const VarianceReduction ivr(gp, vp);
-    for (AcqKind kind : {AcqKind::log, AcqKind::ivr}) {
+    for (AcqKind kind : {AcqKind::log, AcqKind::ivr, AcqKind::npro, AcqKind::viqr}) {
         AcqSettings s;
         s.kind = kind;
         s.ns_search = 1500;
         std::vector<int> index;
         const Matrix candidates = search_points(gp.data.x, vp, Matrix(), s, rng, index);
-        std::vector<double> all(candidates.rows);
-        acq_evaluate(gp, vp, candidates, y_max, s, all.data());
+        Rng scorer_rng(8);
+        const std::unique_ptr<AcqScorer> scorer = make_acq_scorer(gp, vp, y_max, s, scorer_rng);
+        std::vector<double> all;
+        score_all(gp, vp, candidates, y_max, s, *scorer, all);
         std::vector<int> order(candidates.rows);
         for (int j = 0; j < candidates.rows; ++j) order[j] = j;
         std::stable_sort(order.begin(), order.end(), [&](int a, int b) { return all[a] < all[b]; });
         const int count = 37;
-        const std::vector<BestCandidate> best = best_candidates(gp, vp, candidates, y_max, s, &ivr, count);
+        const std::vector<BestCandidate> best = best_candidates(gp, vp, candidates, y_max, s, *scorer, count);
         assert_int_equal(static_cast<int>(best.size()), count);
         for (int k = 0; k < count; ++k) {
             assert_int_equal(best[k].index, order[k]);
             assert_close(best[k].value, all[order[k]], 1e-12 * (1.0 + std::abs(all[order[k]])));
         }
-        const BestCandidate first = best_candidate(gp, vp, candidates, y_max, s, &ivr);
+        const BestCandidate first = best_candidate(gp, vp, candidates, y_max, s, *scorer);
         assert_int_equal(first.index, best[0].index);
         assert_true(first.value == best[0].value);
     }
@@ -133,10 +149,11 @@ static void test_hard_limits_respected(void**) {
     s.ub_eps.assign(gp.dim, 0.5);
     Matrix candidates(200, gp.dim);
     for (double& v : candidates.data) v = rng.normal();
-    const BestCandidate best = best_candidate(gp, vp, candidates, 0.0, s);
+    const std::unique_ptr<AcqScorer> scorer = make_acq_scorer(gp, vp, 0.0, s, rng);
+    const BestCandidate best = best_candidate(gp, vp, candidates, 0.0, s, *scorer);
     for (int d = 0; d < gp.dim; ++d) assert_true(std::abs(candidates(best.index, d)) <= 0.5);
     for (double& v : candidates.data) v = 5.0 + rng.uniform();
-    const BestCandidate none = best_candidate(gp, vp, candidates, 0.0, s);
+    const BestCandidate none = best_candidate(gp, vp, candidates, 0.0, s, *scorer);
     assert_int_equal(none.index, 0);
     assert_true(std::isinf(none.value));
 }
