@@ -125,7 +125,7 @@ std::string help_text() {
     std::string out = "Acquisition function(s): ";
     for (size_t i = 0; i < rows.size(); ++i)
         out += std::string(i == 0 ? "" : i + 1 == rows.size() ? " or " : ", ") + rows[i].description;
-    return out + "; a comma-separated list is used in turn, one function per point of an iteration";
+    return out + "; a comma-separated list is used in turn, one function per point of an iteration; default ivr, viqr in noisy mode";
 }
 
 }  // namespace

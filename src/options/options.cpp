@@ -313,14 +313,16 @@ OptionValues OptionValues::read(Reader& in) {
 }
 
 // PyVBMC Options.update_defaults with specify_target_noise: 1.5 times the budget and the
-// stability window, unless the user set them. (Its active_sample_gp_update /
-// active_sample_vp_update have no counterpart here: the search surrogate already takes each told
-// value by a rank-1 update; its search_acq_fcn default is set by the run.)
+// stability window and the acquisition viqr, unless the user set them. (Its
+// active_sample_gp_update / active_sample_vp_update have no counterpart here: the search
+// surrogate already takes each told value by a rank-1 update.)
 void Settings::apply_noisy_defaults(const OptionValues& values) {
     if (!values.is_set(option_index("max_fun_evals")))  // PyVBMC max_fun_evals
         max_fun_evals = static_cast<int>(std::ceil(1.5 * 50 * (dim + 2)));
     if (!values.is_set(option_index("tol_stable_count")))  // PyVBMC tol_stable_count
         tol_stable_count = static_cast<int>(std::ceil(1.5 * 60));
+    if (!values.is_set(option_index("search_acq_fcn")))  // PyVBMC search_acq_fcn = [AcqFcnVIQR()]
+        search_acq_fcn = "viqr";
 }
 
 Settings Settings::resolve(const OptionValues& values, int dim) {
