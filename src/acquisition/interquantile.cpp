@@ -10,7 +10,9 @@
 #include "linalg/linalg.hpp"
 #include "transforms/normal_cdf.hpp"
 #include "util/error.hpp"
+#include "util/fast_exp.hpp"
 #include "util/math.hpp"
+#include "util/vector_dispatch.hpp"
 
 namespace libvbmc {
 
@@ -19,14 +21,46 @@ namespace {
 // log(2 sinh(t)) for t >= 0: t + log1p(-exp(-2t)), -inf at t = 0.
 double log_two_sinh(double t) { return t + std::log1p(-std::exp(-2.0 * t)); }
 
-// 2 sinh(t) = e^t - e^-t from e = expm1(t), without cancellation for small t.
-double two_sinh(double t) {
-    const double e = std::expm1(t);
-    return e * (2.0 + e) / (1.0 + e);
-}
-
 // Below this, sum_a w_a 2 sinh(t_a) (w_a <= 1) is summed directly: e^t stays finite.
 constexpr double kDirectSumMax = 700.0;
+
+// Per integration point a: t_a = u s_{n+1}(x'_a; x) from the reduced variance
+// var_a - cov_a^2 / y_var (floored at 0), and term_a = w_a 2 sinh(t_a) = w_a (e^t - 1/e^t) with
+// exp_fast, so that the loop vectorises (the difference loses at most ~1e-16 absolute against
+// expm1 for small t, far below what ranks candidates). Compiled per instruction set.
+VBMC_KERNEL_BODY void sinh_terms_body(const double* var, const double* cov, const double* weight, double inv_y_var,
+                                      double u, int na, double* t, double* term) {
+    for (int a = 0; a < na; ++a) {
+        const double reduced = var[a] - cov[a] * cov[a] * inv_y_var;
+        t[a] = u * std::sqrt(reduced > 0.0 ? reduced : 0.0);
+        const double e = exp_fast(t[a]);
+        term[a] = weight[a] * (e - 1.0 / e);
+    }
+}
+
+using SinhTermsFn = void (*)(const double*, const double*, const double*, double, double, int, double*, double*);
+
+VBMC_TARGET_AVX512 void sinh_terms_avx512(const double* var, const double* cov, const double* weight, double inv_y_var,
+                                          double u, int na, double* t, double* term) {
+    sinh_terms_body(var, cov, weight, inv_y_var, u, na, t, term);
+}
+
+VBMC_TARGET_AVX2_FMA void sinh_terms_avx2_fma(const double* var, const double* cov, const double* weight,
+                                              double inv_y_var, double u, int na, double* t, double* term) {
+    sinh_terms_body(var, cov, weight, inv_y_var, u, na, t, term);
+}
+
+void sinh_terms_baseline(const double* var, const double* cov, const double* weight, double inv_y_var, double u,
+                         int na, double* t, double* term) {
+    sinh_terms_body(var, cov, weight, inv_y_var, u, na, t, term);
+}
+
+void sinh_terms(const double* var, const double* cov, const double* weight, double inv_y_var, double u, int na,
+                double* t, double* term) {
+    static const SinhTermsFn fn =
+        select_kernel<SinhTermsFn>(best_vector_isa(), sinh_terms_avx512, sinh_terms_avx2_fma, sinh_terms_baseline);
+    fn(var, cov, weight, inv_y_var, u, na, t, term);
+}
 
 }  // namespace
 
@@ -62,25 +96,25 @@ InterquantileRange::InterquantileRange(const Gp& gp, const VariationalPosterior&
     }
 }
 
-// One pass: the reduced variance, u s_{n+1} (kept in scaled_sd) and the direct sum of the
-// weighted 2 sinh (one expm1 per point, weights relative to the largest); only if some u s_{n+1}
-// is so large that e^{u s} overflows, again in log space (log-sum-exp).
+// The weighted 2 sinh(u s_{n+1}) of every point (sinh_terms; weights relative to the largest),
+// summed directly; only if some u s_{n+1} is so large that e^{u s} overflows, again in log space
+// (log-sum-exp).
 double InterquantileRange::log_mean_sinh(const Sample& sample, const double* cov, double y_var,
-                                         std::vector<double>& scaled_sd) const {
-    const size_t na = sample.var.size();
-    scaled_sd.resize(na);
-    const double inv_y_var = 1.0 / y_var;
-    double sum = 0.0, largest = 0.0;
-    for (size_t a = 0; a < na; ++a) {
-        const double t = u_ * std::sqrt(std::max(sample.var[a] - cov[a] * cov[a] * inv_y_var, 0.0));
-        scaled_sd[a] = t;
-        largest = std::max(largest, t);
-        sum += sample.weight[a] * two_sinh(t);
-    }
+                                         std::vector<double>& scratch) const {
+    const int na = static_cast<int>(sample.var.size());
+    scratch.resize(2 * static_cast<size_t>(na));
+    double* t = scratch.data();
+    double* term = t + na;
+    sinh_terms(sample.var.data(), cov, sample.weight.data(), 1.0 / y_var, u_, na, t, term);
+    const double largest = *std::max_element(t, t + na);
     const double log_na = std::log(static_cast<double>(na));
-    if (largest < kDirectSumMax) return std::log(sum) + sample.log_weight_max - log_na;
-    for (size_t a = 0; a < na; ++a) scaled_sd[a] = sample.log_weight[a] + log_two_sinh(scaled_sd[a]);
-    return log_sum_exp(scaled_sd.data(), na) - log_na;
+    if (largest < kDirectSumMax) {
+        double sum = 0.0;
+        for (int a = 0; a < na; ++a) sum += term[a];
+        return std::log(sum) + sample.log_weight_max - log_na;
+    }
+    for (int a = 0; a < na; ++a) t[a] = sample.log_weight[a] + log_two_sinh(t[a]);
+    return log_sum_exp(t, static_cast<size_t>(na)) - log_na;
 }
 
 double InterquantileRange::combine(const double* x, std::vector<double>& log_values, double total_var) const {
