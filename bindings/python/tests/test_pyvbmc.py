@@ -165,8 +165,14 @@ class Interface(unittest.TestCase):
         with warnings.catch_warnings(record=True) as seen:
             warnings.simplefilter("always")
             VBMC(gaussian_log_joint, None, None, None, PLB, PUB,
-                 options={"uncertainty_handling": [], "display": "full"})
-        self.assertTrue(any("uncertainty_handling" in str(w.message) for w in seen))
+                 options={"tol_gp_noise": 1e-3, "uncertainty_handling": [], "display": "full"})
+        self.assertTrue(any("tol_gp_noise" in str(w.message) for w in seen))
+        self.assertFalse(any("uncertainty_handling" in str(w.message) for w in seen))
+        # PyVBMC's uncertainty_handling = [] leaves noisy mode off; a non-empty value turns it on.
+        quiet = VBMC(gaussian_log_joint, None, None, None, PLB, PUB, options={"uncertainty_handling": []})
+        noisy = VBMC(gaussian_log_joint, None, None, None, PLB, PUB, options={"uncertainty_handling": [1]})
+        self.assertEqual(quiet.run.stat("noisy"), 0.0)
+        self.assertEqual(noisy.run.stat("noisy"), 1.0)
         with self.assertRaises(ValueError):
             VBMC(gaussian_log_joint, None, None, None, None, PUB)
         with self.assertRaises(ValueError):

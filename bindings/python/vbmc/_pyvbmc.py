@@ -18,7 +18,7 @@ import numpy as np
 from . import VBMCRun, _logging, _plot, _validate, options as library_options, version
 from .priors import SmoothBox, SplineTrapezoidal, Trapezoidal, UniformBox
 
-# PyVBMC options this module acts on itself (libvbmc has no such setting).
+# PyVBMC options this module acts on itself (specify_target_noise is also libvbmc's: noisy mode).
 _HANDLED_HERE = ("plot", "specify_target_noise", "log_file_name", "log_file_level",
                  "log_file_mode")
 # PyVBMC's other options that libvbmc has no setting for: accepted, ignored with a warning.
@@ -38,8 +38,7 @@ _PYVBMC_ONLY = frozenset("""
     gp_train_init_method gp_train_n_init gp_train_n_init_final heavy_tail_search_frac hpd_frac
     hpd_search_frac hyp_run_weight incremental_warp_delay init_design integer_vars
     integrate_gp_mean k_fun_max k_warmup kl_gauss max_iter_stochastic max_repeated_observations
-    moments_run_weight mvn_search_frac noise_shaping noise_shaping_factor noise_shaping_threshold
-    noise_size nonlinear_scaling ns_elbo ns_elbo_incr ns_ent ns_ent_active ns_ent_boost
+    moments_run_weight mvn_search_frac nonlinear_scaling ns_elbo ns_elbo_incr ns_ent ns_ent_active ns_ent_boost
     ns_ent_fast ns_ent_fast_active ns_ent_fast_boost ns_ent_fine ns_ent_fine_active
     ns_ent_fine_boost ns_gp_max_main optimistic_variational_bound out_warp_thresh_base
     out_warp_thresh_mult out_warp_thresh_tol output_fcn print_iteration_header proposal_fcn
@@ -48,11 +47,13 @@ _PYVBMC_ONLY = frozenset("""
     sgd_step_size skip_active_sampling_after_warmup stable_gp_samples stable_gp_vp_k
     stochastic_optimizer temperature tol_bound_x tol_con_loss tol_cov_weight tol_fun_stochastic
     tol_gp_noise tol_gp_var tol_length tol_stable_entropy_iters tol_weight true_cov true_mean
-    uncertainty_handling update_random_alpha upper_gp_length_factor variable_means
+    update_random_alpha upper_gp_length_factor variable_means
     variable_weights variational_init_repo variational_sampler warmup_check_max warmup_options
     warp_cov_reg warp_tol_sd_base warp_tol_sd_multiplier warp_undo_check weight_penalty
     weighted_hyp_cov
 """.split())
+# PyVBMC options whose default [] means unset.
+_PYVBMC_UNSET_WHEN_EMPTY = frozenset(("uncertainty_handling", "noise_size"))
 _LOG_FILE_LEVELS = {"off": logging.WARNING, "iter": logging.INFO, "full": logging.DEBUG}
 
 
@@ -63,10 +64,16 @@ def _translate_options(user_options):
     known = {o["name"] for o in library_options()}
     settings, here, ignored = {}, {}, []
     for name, value in (user_options or {}).items():
+        if name in _PYVBMC_UNSET_WHEN_EMPTY and np.size(value) == 0:
+            continue  # PyVBMC's [] leaves the option unset
+        if name == "uncertainty_handling":
+            value = True  # PyVBMC: any non-empty value turns it on
+        if name in _HANDLED_HERE:
+            here[name] = value
         if name in known:
             settings[name] = "iter" if name == "display" and value == "full" else value
         elif name in _HANDLED_HERE:
-            here[name] = value
+            pass
         elif name in _PYVBMC_ONLY:
             ignored.append(name)
         else:
