@@ -265,9 +265,9 @@ VBMC_API vbmc_status vbmc_pending_point(const vbmc *run, int i, double *x);
  * likelihoods), "reused_count" (evaluations re-used from the previous run of
  * vbmc_create_warm: included in "func_count", not counted against max_fun_evals), "noisy" (0/1:
  * noisy mode, on with option specify_target_noise or uncertainty_handling or once a value was
- * told with log_joint_sd > 0; it brings PyVBMC's noisy defaults, the acquisition viqr unless
- * search_acq_fcn is set, noise shaping and a best value taken from the surrogate's mean instead
- * of the largest noisy value). "elbo"/"elbo_sd"
+ * told with log_joint_sd > 0; it brings noisy defaults for the options not set: max_fun_evals
+ * 75(D+2), tol_stable_count 150, search_acq_fcn "viqr"; also noise shaping and a best value
+ * taken from the surrogate's mean instead of the largest noisy value). "elbo"/"elbo_sd"
  * are NaN before the first iteration. "log_z" and "log_z_sd": vbmc_post_log_evidence of
  * vbmc_posterior's snapshot, computed on each request (NaN before the first iteration).
  * The verdict on a finished run's result (NaN before it has finished): "reliable" (0/1),
