@@ -37,6 +37,7 @@ bool Run::try_rotoscaling() {
     const GpTrainMemory old_memory = gp_memory_;
     const VariationalPosterior old_vp = vp_;
     const std::vector<int> old_train_index = gp_train_index_;
+    const ValueShaping old_shaping = gp_shaping_;
     const bool old_recompute = recompute_var_post_;
 
     std::vector<double> mean;
@@ -122,6 +123,7 @@ bool Run::try_rotoscaling() {
         gp_memory_ = old_memory;
         vp_ = old_vp;
         gp_train_index_ = old_train_index;
+        gp_shaping_ = old_shaping;
         recompute_var_post_ = old_recompute;
         warping_count_ += 2;
         carried_action_ = "undo rotoscale";
