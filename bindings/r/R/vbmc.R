@@ -155,6 +155,9 @@ vbmc_set_prior <- function(run, coord, kind, params) {
   invisible(.Call(C_set_prior, run$handle, as.integer(index) - 1L, kind, as.double(params)))
 }
 
+# The whole prior as a function of x returning the log prior density (instead of vbmc_set_prior).
+vbmc_set_prior_fn <- function(run, fn) invisible(.Call(C_set_prior_fn, run$handle, fn))
+
 vbmc_log_prior <- function(run, x) .Call(C_log_prior, run$handle, as_point(x, run$dim))
 
 vbmc_history_posterior <- function(run, iteration) {

@@ -11,6 +11,10 @@
  * Library output: a run's logger appends each line to a buffer of its box (no R call may happen
  * inside the library, where an R error would unwind through C++ frames); the R wrappers take the
  * buffered lines after each call (take_log) and show them with message() / warning().
+ *
+ * A prior given as an R function: the library calls the prior callback inside vbmc_tell and
+ * vbmc_log_prior, so the glue evaluates the R function before that call and leaves (x, value) in
+ * the run's prior cell; the callback returns that value for that x (prior_cell below).
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -55,11 +59,56 @@ static void check_post(vbmc_status status)
 
 /* A run and the output its logger buffered since the R side last took it: records
  * "<level><line>\n" (level one digit), in `log`. */
+/* The R function of vbmc_set_prior_fn and its value at the last point the glue evaluated it at.
+ * A warm start copies the callback with this cell as its userdata, so the cell counts the runs
+ * using it and releases the function with the last. */
+struct prior_cell {
+    SEXP fn;
+    int dim, users;
+    double value;
+    double x[];
+};
+
 struct run_box {
     vbmc *run;
+    struct prior_cell *prior; /* NULL: no R prior function */
     char *log;
     size_t length, capacity;
 };
+
+/* The library's prior callback: the value the glue left for exactly this x; NaN (the call fails
+ * with the library's message) for any other. */
+static double cell_log_prior(const double *x, void *userdata)
+{
+    const struct prior_cell *cell = (const struct prior_cell *)userdata;
+    return memcmp(x, cell->x, (size_t)cell->dim * sizeof *x) == 0 ? cell->value : R_NaN;
+}
+
+static void cell_release(struct prior_cell *cell)
+{
+    if (cell != NULL && --cell->users == 0) {
+        R_ReleaseObject(cell->fn);
+        free(cell);
+    }
+}
+
+/* Evaluate the run's R prior function at x (an R error leaves here, before the library is
+ * entered) and leave the value for cell_log_prior. */
+static void prime_prior(const struct run_box *box, const double *x)
+{
+    struct prior_cell *cell = box->prior;
+    if (cell == NULL)
+        return;
+    SEXP point = PROTECT(Rf_allocVector(REALSXP, cell->dim));
+    memcpy(REAL(point), x, (size_t)cell->dim * sizeof *x);
+    SEXP call = PROTECT(Rf_lang2(cell->fn, point));
+    SEXP value = PROTECT(Rf_eval(call, R_GlobalEnv));
+    if (!Rf_isNumeric(value) || XLENGTH(value) != 1)
+        Rf_error("the prior function must return one number (the log prior density at x)");
+    cell->value = Rf_asReal(value);
+    memcpy(cell->x, x, (size_t)cell->dim * sizeof *x);
+    UNPROTECT(3);
+}
 
 static void buffer_line(void *userdata, int level, const char *line)
 {
@@ -84,6 +133,7 @@ static void run_finalizer(SEXP handle)
     struct run_box *box = (struct run_box *)R_ExternalPtrAddr(handle);
     if (box != NULL) {
         vbmc_destroy(box->run);
+        cell_release(box->prior);
         free(box->log);
         free(box);
     }
@@ -311,6 +361,7 @@ static SEXP r_tell(SEXP handle, SEXP x, SEXP log_joint, SEXP sd, SEXP extra)
     const double noise = Rf_asReal(sd);
     if (point == NULL)
         Rf_error("x must be a numeric vector of length %d", vbmc_dim(run));
+    prime_prior(BOX(handle), point);
     check_run(Rf_asLogical(extra) ? vbmc_tell_extra(run, point, value, noise)
                                   : vbmc_tell(run, point, value, noise),
               run);
@@ -708,6 +759,32 @@ static SEXP r_set_prior(SEXP handle, SEXP coord, SEXP kind, SEXP params)
     return R_NilValue;
 }
 
+/* The prior as an R function of x (vbmc_set_prior_fn through prior_cell). */
+static SEXP r_set_prior_fn(SEXP handle, SEXP fn)
+{
+    struct run_box *box = BOX(handle);
+    if (!Rf_isFunction(fn))
+        Rf_error("fn must be a function of x returning the log prior density");
+    const int dim = vbmc_dim(box->run);
+    struct prior_cell *cell = (struct prior_cell *)calloc(1, sizeof *cell + (size_t)dim * sizeof(double));
+    if (cell == NULL)
+        Rf_error("out of memory");
+    cell->fn = fn;
+    cell->dim = dim;
+    cell->users = 1;
+    for (int d = 0; d < dim; ++d)
+        cell->x[d] = R_NaN; /* no point primed yet */
+    const vbmc_status status = vbmc_set_prior_fn(box->run, cell_log_prior, cell);
+    if (status != VBMC_OK) {
+        free(cell);
+        check_run(status, box->run);
+    }
+    R_PreserveObject(fn);
+    cell_release(box->prior);
+    box->prior = cell;
+    return R_NilValue;
+}
+
 static SEXP r_log_prior(SEXP handle, SEXP x)
 {
     vbmc *run = RUN(handle);
@@ -715,6 +792,7 @@ static SEXP r_log_prior(SEXP handle, SEXP x)
     double value = 0.0;
     if (point == NULL)
         Rf_error("x must be a numeric vector of length %d", vbmc_dim(run));
+    prime_prior(BOX(handle), point);
     check_run(vbmc_log_prior(run, point, &value), run);
     return Rf_ScalarReal(value);
 }
@@ -735,7 +813,13 @@ static SEXP r_create_warm(SEXP previous, SEXP settings, SEXP reuse)
     status = vbmc_create_warm(&run, old, opts, Rf_asLogical(reuse) ? 1 : 0);
     vbmc_opts_destroy(opts);
     check_run(status, NULL);
-    return wrap_run(run);
+    SEXP handle = PROTECT(wrap_run(run));
+    struct run_box *box = BOX(handle);
+    box->prior = BOX(previous)->prior; /* the new run's callback is the previous run's */
+    if (box->prior != NULL)
+        ++box->prior->users;
+    UNPROTECT(1);
+    return handle;
 }
 
 /* The posterior of completed iteration `iteration` (0-based here). */
@@ -793,6 +877,7 @@ static const R_CallMethodDef call_methods[] = {
     {"post_mtv", (DL_FUNC)&r_post_mtv, 4},
     {"diagnose", (DL_FUNC)&r_diagnose, 4},
     {"set_prior", (DL_FUNC)&r_set_prior, 4},
+    {"set_prior_fn", (DL_FUNC)&r_set_prior_fn, 2},
     {"log_prior", (DL_FUNC)&r_log_prior, 2},
     {"create_warm", (DL_FUNC)&r_create_warm, 3},
     {"history_posterior", (DL_FUNC)&r_history_posterior, 2},

@@ -216,6 +216,40 @@ vbmc_tell(with_prior, x, -0.5 * sum(x^2))
 parts <- vbmc_evaluations(with_prior)
 check(parts$log_likelihood == -0.5 * sum(x^2) && parts$log_joint == parts$log_likelihood + parts$log_prior,
       "a run with a prior records the told log likelihood and the log prior")
+# The prior as an R function: the same asks and values as the ready-made Gaussian priors.
+gauss_prior <- function(x) sum(dnorm(x, 0, 2, log = TRUE))
+fn_prior <- vbmc(plb = c(-3, -3), pub = c(3, 3), options = list(seed = 1L, display = "off"))
+vbmc_set_prior_fn(fn_prior, gauss_prior)
+check(abs(vbmc_log_prior(fn_prior, c(0.5, -1)) - gauss_prior(c(0.5, -1))) < 1e-15,
+      "the log prior of an R prior function")
+x_fn <- vbmc_ask(fn_prior)
+check(identical(x_fn, x), "a run with a prior function asks what the run with priors asked")
+vbmc_tell(fn_prior, x_fn, -0.5 * sum(x_fn^2))
+parts_fn <- vbmc_evaluations(fn_prior)
+check(abs(parts_fn$log_prior - parts$log_prior) < 1e-12 && parts_fn$log_likelihood == parts$log_likelihood,
+      "a prior function records the same two parts")
+e <- caught(vbmc_set_prior_fn(fn_prior, gauss_prior))
+check(inherits(e, "vbmc_error") && e$status_name == "VBMC_E_STATE", "a prior function only before the first tell")
+e <- tryCatch(vbmc_set_prior_fn(with_prior, 3), error = function(e) e)
+check(inherits(e, "error") && grepl("must be a function", conditionMessage(e)), "fn must be a function")
+bad_prior <- vbmc(plb = c(-3, -3), pub = c(3, 3), options = list(seed = 1L, display = "off"))
+vbmc_set_prior_fn(bad_prior, function(x) stop("no prior here"))
+x_bad <- vbmc_ask(bad_prior)
+e <- tryCatch(vbmc_tell(bad_prior, x_bad, 0), error = function(e) e)
+check(grepl("no prior here", conditionMessage(e)) && nrow(vbmc_pending(bad_prior)) == 1,
+      "an error in the prior function fails the tell and leaves the point pending")
+e <- caught(vbmc_log_prior(vbmc(plb = c(-3, -3), pub = c(3, 3)), c(0, 0)))
+check(inherits(e, "vbmc_error"), "a run without a prior has no log prior")
+rm(fn_prior); invisible(gc())  # the prior function is released with its run
+fn_run <- vbmc(plb = c(-3, -3), pub = c(3, 3), options = list(seed = 2L, display = "off", max_fun_evals = 30L))
+vbmc_set_prior_fn(fn_run, gauss_prior)
+invisible(vbmc_run(fn_run, function(x) -0.5 * sum(x^2)))
+warm_fn <- vbmc_warm_start(fn_run, options = list(seed = 3L, display = "off", max_fun_evals = 40L))
+rm(fn_run); invisible(gc())
+x_warm <- vbmc_ask(warm_fn)
+vbmc_tell(warm_fn, x_warm, -0.5 * sum(x_warm^2))
+check(abs(tail(vbmc_evaluations(warm_fn)$log_prior, 1) - gauss_prior(x_warm)) < 1e-12,
+      "a warm start keeps the prior function after the first run is gone")
 
 # ---- vbmc_fit ---------------------------------------------------------------------------------
 set.seed(7)
