@@ -19,6 +19,7 @@ classdef VBMCRun < handle
 %   run.plot_elbo()            figure of the ELBO +- SD over the iterations
 %   run.set_prior(i, kind, params)  the prior of parameter i ('gaussian', [mu, sigma], ...): the
 %                              values told are then log likelihoods (see vbmc_set_prior in vbmc.h)
+%   run.set_prior_fn(fn)       the whole prior as a function handle x -> log prior density
 %   run.log_prior(x)           the log prior the run adds
 %   post = run.history_posterior(k)  the posterior of completed iteration k
 %   run2 = VBMCRun.warm_start(run, options, reuse)  a new run from run's posterior, re-using its
@@ -32,6 +33,7 @@ classdef VBMCRun < handle
   end
   properties (Access = private)
     id = 0   % handle id in vbmc_mex's registry
+    prior_fn = []  % set_prior_fn's function, evaluated here before each tell
   end
 
   methods
@@ -66,12 +68,12 @@ classdef VBMCRun < handle
 
     function tell(obj, x, log_joint, sd)
       if nargin < 4, sd = 0; end
-      vbmc_mex('tell', obj.id, x, log_joint, sd);
+      obj.tell_as('tell', x, log_joint, sd);
     end
 
     function tell_extra(obj, x, log_joint, sd)
       if nargin < 4, sd = 0; end
-      vbmc_mex('tell_extra', obj.id, x, log_joint, sd);
+      obj.tell_as('tell_extra', x, log_joint, sd);
     end
 
     function abandon(obj, x)
@@ -118,8 +120,22 @@ classdef VBMCRun < handle
       vbmc_mex('set_prior', obj.id, coord, kind, params);
     end
 
+    function set_prior_fn(obj, fn)
+      % The whole prior as a function of x returning the log prior density (instead of
+      % set_prior); evaluated at each point told. A run loaded from a checkpoint needs it again.
+      if ~isa(fn, 'function_handle')
+        error('vbmc:E_ARG', 'fn must be a function handle: x -> log prior density');
+      end
+      vbmc_mex('set_prior_fn', obj.id);
+      obj.prior_fn = fn;
+    end
+
     function value = log_prior(obj, x)
-      value = vbmc_mex('log_prior', obj.id, x);
+      if isempty(obj.prior_fn)
+        value = vbmc_mex('log_prior', obj.id, x);
+      else
+        value = vbmc_mex('log_prior', obj.id, x, obj.prior_fn(x));
+      end
     end
 
     function post = history_posterior(obj, iteration)
@@ -182,6 +198,7 @@ classdef VBMCRun < handle
       obj = VBMCRun();
       obj.id = vbmc_mex('create_warm', previous.id, logical(reuse), translate_options(options));
       obj.dim = vbmc_mex('dim', obj.id);
+      obj.prior_fn = previous.prior_fn;  % the library keeps previous's prior callback too
     end
 
     function d = diagnose(runs, seed)
@@ -210,6 +227,17 @@ classdef VBMCRun < handle
     function codes = status()
       % Status codes and constants of the C header (generated into vbmc_constants.m).
       codes = vbmc_constants();
+    end
+  end
+
+  methods (Access = private)
+    function tell_as(obj, command, x, log_joint, sd)
+      % tell or tell_extra, with the prior function's value at x when the run has one.
+      if isempty(obj.prior_fn)
+        vbmc_mex(command, obj.id, x, log_joint, sd);
+      else
+        vbmc_mex(command, obj.id, x, log_joint, sd, obj.prior_fn(x));
+      end
     end
   end
 end

@@ -13,6 +13,11 @@
  *
  * Output: every run's logger prints with mexPrintf, so the iteration table appears in the MATLAB
  * desktop or Octave's console (and in evalc), not on C's stderr.
+ *
+ * A prior given as a MATLAB function (VBMCRun.set_prior_fn): the library calls the prior callback
+ * inside vbmc_tell and vbmc_log_prior, where no MATLAB code may run (an error there would jump over
+ * the library's frames). The class evaluates the function first and passes its value with x; the
+ * gateway leaves (x, value) in the run's prior cell, which the callback answers from.
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -27,21 +32,45 @@
 
 enum handle_kind { KIND_RUN = 1, KIND_POST = 2 };
 
+/* The value of a run's MATLAB prior function at the last point the class evaluated it at. A warm
+ * start copies the callback with this cell as its userdata, so the cell counts its runs. */
+struct prior_cell {
+    int dim, users;
+    double value;
+    double x[];
+};
+
 struct registered {
     double id;
     enum handle_kind kind;
     void *address;
+    struct prior_cell *prior; /* runs given a prior function only */
     struct registered *next;
 };
+
+/* The library's prior callback: the value left for exactly this x; NaN (the call fails with the
+ * library's message) for any other. */
+static double cell_log_prior(const double *x, void *userdata)
+{
+    const struct prior_cell *cell = (const struct prior_cell *)userdata;
+    return memcmp(x, cell->x, (size_t)cell->dim * sizeof *x) == 0 ? cell->value : mxGetNaN();
+}
+
+static void cell_release(struct prior_cell *cell)
+{
+    if (cell != NULL && --cell->users == 0)
+        free(cell);
+}
 
 static struct registered *registry = NULL;
 static double next_id = 1.0;
 
 static void release(struct registered *entry)
 {
-    if (entry->kind == KIND_RUN)
+    if (entry->kind == KIND_RUN) {
         vbmc_destroy((vbmc *)entry->address);
-    else
+        cell_release(entry->prior);
+    } else
         vbmc_post_destroy((vbmc_post *)entry->address);
     free(entry);
 }
@@ -69,22 +98,28 @@ static mxArray *register_handle(void *address, enum handle_kind kind)
     next_id += 1.0;
     entry->kind = kind;
     entry->address = address;
+    entry->prior = NULL;
     entry->next = registry;
     registry = entry;
     return mxCreateDoubleScalar(entry->id);
 }
 
-static void *lookup(const mxArray *id, enum handle_kind kind)
+static struct registered *lookup_entry(const mxArray *id, enum handle_kind kind)
 {
     if (mxIsDouble(id) && mxGetNumberOfElements(id) == 1) {
         const double wanted = mxGetScalar(id);
         for (struct registered *entry = registry; entry != NULL; entry = entry->next)
             if (entry->id == wanted && entry->kind == kind)
-                return entry->address;
+                return entry;
     }
     mexErrMsgIdAndTxt("vbmc:handle", "not a live %s handle (released, or from a cleared MEX file)",
                       kind == KIND_RUN ? "run" : "posterior");
     return NULL;
+}
+
+static void *lookup(const mxArray *id, enum handle_kind kind)
+{
+    return lookup_entry(id, kind)->address;
 }
 
 static void unregister(const mxArray *id, enum handle_kind kind)
@@ -316,13 +351,48 @@ static int whole(const mxArray *value, const char *what, int lowest)
     return (int)number;
 }
 
+/* Leave value (the class's prior function at x) for cell_log_prior; the run must have a cell. */
+static void prime_prior(struct registered *entry, const double *x, const mxArray *value)
+{
+    struct prior_cell *cell = entry->prior;
+    if (cell == NULL)
+        mexErrMsgIdAndTxt("vbmc:E_STATE", "this run has no prior function (set_prior_fn)");
+    cell->value = scalar(value, "log_prior");
+    memcpy(cell->x, x, (size_t)cell->dim * sizeof *x);
+}
+
+/* set_prior_fn: a new prior cell for the run, its callback given to the library. */
+static void set_prior_fn(struct registered *entry, size_t dim)
+{
+    struct prior_cell *cell = (struct prior_cell *)calloc(1, sizeof *cell + dim * sizeof(double));
+    if (cell == NULL)
+        mexErrMsgIdAndTxt("vbmc:E_NOMEM", "out of memory");
+    cell->dim = (int)dim;
+    cell->users = 1;
+    for (size_t d = 0; d < dim; ++d)
+        cell->x[d] = mxGetNaN(); /* no point primed yet */
+    vbmc *run = (vbmc *)entry->address;
+    const vbmc_status status = vbmc_set_prior_fn(run, cell_log_prior, cell);
+    if (status != VBMC_OK) {
+        free(cell);
+        check_run(status, run);
+    }
+    cell_release(entry->prior);
+    entry->prior = cell;
+}
+
 /* The run commands of priors and past iterations: set_prior (coord 1-based, kind, params),
- * log_prior (x), evaluations_prior, history_posterior (iteration 1-based), history_action (iteration 1-based).
+ * set_prior_fn, log_prior (x [, value of the prior function at x]), evaluations_prior,
+ * history_posterior (iteration 1-based), history_action (iteration 1-based).
  * Returns 0 for another command. */
-static int workflow_command(const char *command, vbmc *run, size_t dim, mxArray **plhs, int nrhs,
+static int workflow_command(const char *command, struct registered *entry, size_t dim, mxArray **plhs, int nrhs,
                             const mxArray **prhs)
 {
-    if (strcmp(command, "set_prior") == 0) {
+    vbmc *run = (vbmc *)entry->address;
+    if (strcmp(command, "set_prior_fn") == 0) {
+        need_args(nrhs, 2, command);
+        set_prior_fn(entry, dim);
+    } else if (strcmp(command, "set_prior") == 0) {
         need_args(nrhs, 5, command);
         const mxArray *params = prhs[4];
         if (!mxIsDouble(params) || mxIsComplex(params))
@@ -331,9 +401,13 @@ static int workflow_command(const char *command, vbmc *run, size_t dim, mxArray 
                                  (int)mxGetNumberOfElements(params)),
                   run);
     } else if (strcmp(command, "log_prior") == 0) {
-        need_args(nrhs, 3, command);
+        if (nrhs != 3)
+            need_args(nrhs, 4, command);
+        const double *x = required_vector(prhs[2], dim, "x");
+        if (nrhs == 4)
+            prime_prior(entry, x, prhs[3]);
         plhs[0] = mxCreateDoubleMatrix(1, 1, mxREAL);
-        check_run(vbmc_log_prior(run, required_vector(prhs[2], dim, "x"), mxGetPr(plhs[0])), run);
+        check_run(vbmc_log_prior(run, x, mxGetPr(plhs[0])), run);
     } else if (strcmp(command, "history_posterior") == 0) {
         need_args(nrhs, 3, command);
         vbmc_post *post = NULL;
@@ -360,7 +434,8 @@ static int workflow_command(const char *command, vbmc *run, size_t dim, mxArray 
 static void run_command(const char *command, int nlhs, mxArray **plhs, int nrhs,
                         const mxArray **prhs)
 {
-    vbmc *run = (vbmc *)lookup(prhs[1], KIND_RUN);
+    struct registered *entry = lookup_entry(prhs[1], KIND_RUN);
+    vbmc *run = (vbmc *)entry->address;
     const size_t dim = (size_t)vbmc_dim(run);
     (void)nlhs;
     if (strcmp(command, "dim") == 0) {
@@ -377,10 +452,14 @@ static void run_command(const char *command, int nlhs, mxArray **plhs, int nrhs,
         plhs[0] = x;
         plhs[1] = mxCreateDoubleScalar((double)status);
     } else if (strcmp(command, "tell") == 0 || strcmp(command, "tell_extra") == 0) {
-        need_args(nrhs, 5, command);
+        /* x, log_joint, sd [, value of the prior function at x] */
+        if (nrhs != 5)
+            need_args(nrhs, 6, command);
         const double *x = required_vector(prhs[2], dim, "x");
         const double log_joint = scalar(prhs[3], "log_joint");
         const double sd = scalar(prhs[4], "sd");
+        if (nrhs == 6)
+            prime_prior(entry, x, prhs[5]);
         check_run(strcmp(command, "tell") == 0 ? vbmc_tell(run, x, log_joint, sd)
                                                : vbmc_tell_extra(run, x, log_joint, sd),
                   run);
@@ -413,7 +492,7 @@ static void run_command(const char *command, int nlhs, mxArray **plhs, int nrhs,
         plhs[0] = history_series(run, text(prhs[2], "name"));
     } else if (strcmp(command, "evaluations") == 0) {
         plhs[0] = evaluations(run);
-    } else if (!workflow_command(command, run, dim, plhs, nrhs, prhs)) {
+    } else if (!workflow_command(command, entry, dim, plhs, nrhs, prhs)) {
         mexErrMsgIdAndTxt("vbmc:E_ARG", "unknown command '%s'", command);
     }
 }
@@ -564,7 +643,8 @@ static void post_command(const char *command, int nlhs, mxArray **plhs, int nrhs
 /* create_warm(previous, reuse, options) */
 static mxArray *create_warm(const mxArray *const *args)
 {
-    const vbmc *previous = (const vbmc *)lookup(args[0], KIND_RUN);
+    struct registered *previous_entry = lookup_entry(args[0], KIND_RUN);
+    const vbmc *previous = (const vbmc *)previous_entry->address;
     const int reuse = mxIsLogicalScalarTrue(args[1]) || (mxIsNumeric(args[1]) && scalar(args[1], "reuse") != 0);
     vbmc_opts *opts = NULL;
     vbmc *run = NULL;
@@ -579,7 +659,11 @@ static mxArray *create_warm(const mxArray *const *args)
     status = vbmc_create_warm(&run, previous, opts, reuse);
     vbmc_opts_destroy(opts);
     check_run(status, NULL);
-    return register_run(run);
+    mxArray *id = register_run(run);
+    registry->prior = previous_entry->prior; /* the new run's callback is the previous run's */
+    if (registry->prior != NULL)
+        ++registry->prior->users;
+    return id;
 }
 
 /* diagnose(ids, seed) -> struct(agree, best (1-based), converged_count, elbo_spread, max_skl,

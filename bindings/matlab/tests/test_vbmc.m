@@ -264,6 +264,44 @@ with_prior.tell(x, -0.5 * sum(x .^ 2));
 e = with_prior.evaluations();
 failures = failures + check(e.log_likelihood == -0.5 * sum(x .^ 2) && e.log_joint == e.log_likelihood + e.log_prior, ...
   'a run with a prior records the told log likelihood and the log prior');
+% The prior as a function handle: the same asks and parts as the ready-made Gaussian priors.
+gauss_prior = @(x) sum(-0.5 * (x / 2) .^ 2 - log(2) - 0.5 * log(2 * pi));
+fn_prior = VBMCRun([], [], [-3 -3], [3 3], [], struct('seed', 1, 'display', 'off'));
+fn_prior.set_prior_fn(gauss_prior);
+failures = failures + check(abs(fn_prior.log_prior([0.5 -1]) - gauss_prior([0.5 -1])) < 1e-15, ...
+  'the log prior of a prior function');
+x_fn = fn_prior.ask();
+failures = failures + check(isequal(x_fn, x), 'a run with a prior function asks what the run with priors asked');
+fn_prior.tell(x_fn, -0.5 * sum(x_fn .^ 2));
+e_fn = fn_prior.evaluations();
+failures = failures + check(abs(e_fn.log_prior - e.log_prior) < 1e-12 && e_fn.log_likelihood == e.log_likelihood, ...
+  'a prior function records the same two parts');
+try
+  fn_prior.set_prior_fn(gauss_prior);
+  failures = failures + check(false, 'a prior function after a tell raises');
+catch err
+  failures = failures + check(strcmp(err.identifier, 'vbmc:E_STATE'), 'a prior function only before the first tell');
+end
+bad_prior = VBMCRun([], [], [-3 -3], [3 3], [], struct('seed', 1, 'display', 'off'));
+bad_prior.set_prior_fn(@(x) error('test:noprior', 'no prior here'));
+x_bad = bad_prior.ask();
+try
+  bad_prior.tell(x_bad, 0);
+  failures = failures + check(false, 'an error in the prior function raises');
+catch err
+  failures = failures + check(strcmp(err.identifier, 'test:noprior') && size(bad_prior.pending(), 1) == 1, ...
+    'an error in the prior function fails the tell and leaves the point pending');
+end
+fn_run = VBMCRun([], [], [-3 -3], [3 3], [], struct('seed', 2, 'display', 'off', 'max_fun_evals', 30));
+fn_run.set_prior_fn(gauss_prior);
+fn_run.run(@(x) -0.5 * sum(x .^ 2));
+warm_fn = VBMCRun.warm_start(fn_run, struct('seed', 3, 'display', 'off', 'max_fun_evals', 40));
+clear fn_run;  % the prior cell outlives the first run
+x_warm = warm_fn.ask();
+warm_fn.tell(x_warm, -0.5 * sum(x_warm .^ 2));
+e_warm = warm_fn.evaluations();
+failures = failures + check(abs(e_warm.log_prior(end) - gauss_prior(x_warm)) < 1e-12, ...
+  'a warm start keeps the prior function after the first run is gone');
 
 if failures > 0
   error('test_vbmc: %d checks failed', failures);
