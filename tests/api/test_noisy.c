@@ -215,22 +215,31 @@ static void test_noisy_failed_evaluations(void **state) {
 
 /* Option uncertainty_handling with SD 0 told: the surrogate infers a noise level near the true SD
  * of 1 (its noise prior is wide enough to reach it), where an exact run's surrogate keeps its
- * noise at the floor. */
+ * noise at the floor sqrt(1e-5). Sixty evaluations do not always pin the level: a run may
+ * explain the noise as short-scale signal (seed 7 ends at SD 0.01 in the sanitizer build, 1.04 in
+ * the release build; seeds 1-8 end at 0.78-1.09 in the release build), so the check is on the
+ * median of three seeds' final levels. */
 static void test_uncertainty_handling_infers_noise(void **state) {
     (void)state;
     const target t = {1.0, 0.0, 0};
-    vbmc *run = drive(make_run(7, 60, "uncertainty_handling"), &t, NULL, &trace_a);
-    assert_true(stat_of(run, "noisy") == 1.0);
-    const int n = (int)stat_of(run, "iteration");
-    double sd[MAX_ASKS];
-    assert_int_equal(vbmc_history(run, "gp_noise_sd", (size_t)n, sd), VBMC_OK);
-    /* Above the exact run's floor sqrt(1e-5) by a margin and below 2; 60 evaluations do not pin
-     * the level (about 1 in the release build, 0.0101 in the sanitizer build: known fragility). */
-    if (!(sd[n - 1] > 3.0 * sqrt(1e-5) && sd[n - 1] < 2.0)) {
-        print_error("inferred noise SD %.17g, expected above the floor\n", sd[n - 1]);
+    double final_sd[3];
+    for (int s = 0; s < 3; ++s) {
+        vbmc *run = drive(make_run((unsigned)(s + 1), 60, "uncertainty_handling"), &t, NULL, &trace_a);
+        assert_true(stat_of(run, "noisy") == 1.0);
+        const int n = (int)stat_of(run, "iteration");
+        double sd[MAX_ASKS];
+        assert_int_equal(vbmc_history(run, "gp_noise_sd", (size_t)n, sd), VBMC_OK);
+        final_sd[s] = sd[n - 1];
+        vbmc_destroy(run);
+    }
+    const double low = fmin(final_sd[0], fmin(final_sd[1], final_sd[2]));
+    const double high = fmax(final_sd[0], fmax(final_sd[1], final_sd[2]));
+    const double median = final_sd[0] + final_sd[1] + final_sd[2] - low - high;
+    if (!(median > 0.5 && median < 2.0)) {
+        print_error("median inferred noise SD %.17g (seeds 1-3: %g, %g, %g), expected near 1\n", median,
+                    final_sd[0], final_sd[1], final_sd[2]);
         fail();
     }
-    vbmc_destroy(run);
 }
 
 /* Noisy mode by option or by the first SD > 0 told brings PyVBMC's noisy budget, 75 (D + 2);
