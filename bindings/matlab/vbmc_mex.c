@@ -70,8 +70,9 @@ static void release(struct registered *entry)
     if (entry->kind == KIND_RUN) {
         vbmc_destroy((vbmc *)entry->address);
         cell_release(entry->prior);
-    } else
+    } else {
         vbmc_post_destroy((vbmc_post *)entry->address);
+    }
     free(entry);
 }
 

@@ -353,7 +353,8 @@ VBMC_API vbmc_status vbmc_set_prior(vbmc *run, int coord, const char *kind, cons
  * each value told, on the thread that tells it (with vbmc_run_threads, the calling thread), and in
  * vbmc_log_prior; it must not throw or longjmp. A value of NaN, +INFINITY or above 1e150 fails that
  * call with VBMC_E_ARG. An unnormalised prior shifts the ELBO by its missing log constant. Neither
- * pointer is saved in checkpoints. Errors: VBMC_E_ARG (NULL run or fn), VBMC_E_STATE (the run has
+ * pointer is saved in checkpoints. The caller owns userdata: it must stay valid while this run, or
+ * a run warm-started from it (vbmc_create_warm copies the callback), may still be told a value. Errors: VBMC_E_ARG (NULL run or fn), VBMC_E_STATE (the run has
  * per-coordinate priors; a value has been told, unless the run was loaded from a checkpoint saved
  * with a prior callback: this call then sets that callback again). */
 VBMC_API vbmc_status vbmc_set_prior_fn(vbmc *run, vbmc_log_prior_fn fn, void *userdata);

@@ -347,9 +347,9 @@ void Run::end_search() {
 // Multistart: while the best top has been reached by one search only, or lies more than
 // kMaxBoxExcess box widths beyond the plausible box (which then is no guide to where other modes
 // lie), fewer than kMaxSearches (beyond the box: kMaxSearchesBeyondBox) searches ran and the
-// budget leaves room for another, a new search
-// climbs from a point drawn uniformly in the plausible box, widened on every side by as much as
-// the top lies beyond it (asked first); otherwise the stage ends.
+// budget leaves room for another, a new search climbs from a point drawn uniformly in the
+// plausible box, widened on every side by as much as the top lies beyond it (asked first);
+// otherwise the stage ends.
 void Run::restart_or_finish() {
     const double stage_budget = settings_.locate_max_fraction * settings_.max_fun_evals;
     const double excess = top_excess();

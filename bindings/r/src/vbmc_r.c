@@ -57,8 +57,6 @@ static void check_post(vbmc_status status)
 
 /* ---- handles --------------------------------------------------------------------------- */
 
-/* A run and the output its logger buffered since the R side last took it: records
- * "<level><line>\n" (level one digit), in `log`. */
 /* The R function of vbmc_set_prior_fn and its value at the last point the glue evaluated it at.
  * A warm start copies the callback with this cell as its userdata, so the cell counts the runs
  * using it and releases the function with the last. */
@@ -69,6 +67,8 @@ struct prior_cell {
     double x[];
 };
 
+/* A run, its R prior function (if any), and the output its logger buffered since the R side last
+ * took it: records "<level><line>\n" (level one digit), in `log`. */
 struct run_box {
     vbmc *run;
     struct prior_cell *prior; /* NULL: no R prior function */
