@@ -507,18 +507,19 @@ VBMC_API vbmc_status vbmc_post_elbo(const vbmc_post *post, double *elbo, double 
 
 /* An estimate of the log evidence log Z = log int p(x) dx that is not a bound, with an SD meant to
  * be read as a calibrated error bar (log_z +- 0.674 log_z_sd a 50% interval, +- 1.96 log_z_sd a 95%
- * one; bench/RESULTS.md, "Evidence", measures how often they hold the truth). It is the surrogate's
- * posterior mean of Z by importance sampling under the mixture: Z = E_q[E_f[exp f(z)] / q(z)],
- * E_f[exp f] = exp(m + s^2 / 2) with m, s^2 the surrogate's latent mean and variance, from 2000
- * draws of q, for each hyperparameter sample; log_z is the median over the samples. Unlike the
- * ELBO it counts the mass q misses where the surrogate sees it, and its uncertainty where the
- * surrogate has no data. log_z_sd combines: the spread over the hyperparameter samples; the
- * surrogate's latent uncertainty about f at the draws (Bayesian quadrature, to first order); the
- * importance-sampling error; and a delete-a-group jackknife over the training set (10 groups: how
- * much log Z moves when a tenth of the evaluations is left out), the part that sees what the
- * surrogate's own variance cannot. A function of the snapshot (fixed internal seed): a saved and
- * loaded snapshot gives bitwise the same values. Cost: about 10 factorisations of the surrogate
- * and 2000 predictions per hyperparameter sample. Either pointer may be NULL.
+ * one; bench/RESULTS.md, "Evidence", measures how often they hold the truth). It is importance
+ * sampling of the surrogate's posterior mean m under the mixture, Z = E_q[exp m(z) / q(z)], from
+ * 2000 draws of q, for each hyperparameter sample; log_z is the median over the samples. Unlike
+ * the ELBO it counts the mass q covers too thinly. log_z_sd combines: the spread of log Z over the
+ * surrogate's posterior functions (200 drawn jointly at 400 of the draws, over the hyperparameter
+ * samples); the shift of their median from log_z (Z is convex in f: where the surrogate is unsure,
+ * its functions put Z higher than its mean does; the surrogate is as often wrong about that as
+ * right, so the shift widens the interval instead of moving the estimate); the importance-sampling
+ * error; and a delete-a-group jackknife over the training set (10 groups: how much log Z moves
+ * when a tenth of the evaluations is left out). A function of the snapshot (fixed internal seed):
+ * a saved and loaded snapshot gives bitwise the same values. Cost: about 10 factorisations of the
+ * surrogate, 2000 predictions and one 400 x 400 factorisation per hyperparameter sample (0.01-0.05 s
+ * on the benchmark). Either pointer may be NULL.
  * Errors: VBMC_E_ARG (NULL or dead post), VBMC_E_NUMERIC (the surrogate cannot be factorised). */
 VBMC_API vbmc_status vbmc_post_log_evidence(const vbmc_post *post, double *log_z, double *log_z_sd);
 

@@ -13,8 +13,6 @@
 namespace libvbmc {
 namespace {
 
-constexpr int kEvidenceDraws = 2000;
-constexpr int kJackknifeGroups = 10;
 constexpr uint64_t kEvidenceSeed = 0x5eed0e7de1ceULL;  // fixed: the estimate is a function of the snapshot
 
 // The draws of q and log q at each.
@@ -22,6 +20,10 @@ struct Draws {
     Matrix z;
     std::vector<double> log_q;
 };
+
+double log_mean_exp(const double* v, size_t n) { return log_sum_exp(v, n) - std::log(static_cast<double>(n)); }
+
+double log_mean_exp(const std::vector<double>& v) { return log_mean_exp(v.data(), v.size()); }
 
 // log w_i = f(z_i) - log q(z_i) for one sample's mean f.
 std::vector<double> log_weights(const GpData& data, const GpSample& sample, const Draws& draws) {
@@ -31,43 +33,47 @@ std::vector<double> log_weights(const GpData& data, const GpSample& sample, cons
     return log_w;
 }
 
-double log_mean_exp(const std::vector<double>& v) {
-    return log_sum_exp(v.data(), v.size()) - std::log(static_cast<double>(v.size()));
-}
-
-// u^T C u for the latent posterior covariance C = K** - K*X (K + N)^{-1} KX* of one sample at the
-// draws: u^T K** u - |L^{-1} (KX* u)|^2.
-double latent_quadratic_form(const GpData& data, const GpSample& sample, const Matrix& z,
-                             const std::vector<double>& u) {
-    const int dim = z.cols;
-    const Matrix prior = gp_cross_kernel(z, z, sample.theta.data(), dim);
-    std::vector<double> prior_u(u.size());
-    gemv(false, 1.0, prior, u.data(), 0.0, prior_u.data());
-    double prior_form = 0.0;
-    for (size_t i = 0; i < u.size(); ++i) prior_form += u[i] * prior_u[i];
-    const Matrix kstar = gp_cross_kernel(data.x, z, sample.theta.data(), dim);
-    Matrix projected(kstar.rows, 1);
-    gemv(false, 1.0, kstar, u.data(), 0.0, projected.data.data());
-    forward_substitution(sample.chol, projected);
-    double data_form = 0.0;
-    for (double v : projected.data) data_form += v * v;
-    return std::max(prior_form - data_form, 0.0);
-}
-
-// One sample's log Z_s, latent and Monte Carlo variances (added to parts, each divided by ns).
-double add_sample_terms(const GpData& data, const GpSample& sample, const Draws& draws, double ns,
-                        EvidenceParts& parts) {
-    const std::vector<double> log_w = log_weights(data, sample, draws);
+// The importance-sampling variance of log mean exp(log_w): sum_i u_i^2 - 1/n.
+double monte_carlo_variance(const std::vector<double>& log_w) {
     const double log_sum = log_sum_exp(log_w.data(), log_w.size());
-    std::vector<double> u(log_w.size());
     double sum_u2 = 0.0;
-    for (size_t i = 0; i < u.size(); ++i) {
-        u[i] = std::exp(log_w[i] - log_sum);
-        sum_u2 += u[i] * u[i];
+    for (double v : log_w) sum_u2 += std::exp(2.0 * (v - log_sum));
+    return std::max(sum_u2 - 1.0 / static_cast<double>(log_w.size()), 0.0);
+}
+
+// The latent posterior covariance of one sample at the rows of z: K(z, z) - V^T V, V = L^{-1} K(X, z),
+// plus kLatentFloor times the prior variance on the diagonal: where the data pin f down, the
+// difference is zero up to rounding of the prior variance's size, which a factorisation can't take.
+constexpr double kLatentFloor = 1e-9;
+Matrix latent_covariance(const GpData& data, const GpSample& sample, const Matrix& z) {
+    Matrix cov = gp_cross_kernel(z, z, sample.theta.data(), z.cols);
+    const double floor = kLatentFloor * cov(0, 0);
+    Matrix v = gp_cross_kernel(data.x, z, sample.theta.data(), z.cols);
+    forward_substitution(sample.chol, v);
+    gemm(true, false, -1.0, v, v, 1.0, cov);
+    for (int i = 0; i < cov.rows; ++i) cov(i, i) += floor;
+    return cov;
+}
+
+// For n_functions posterior functions f_k drawn jointly at the first m draws: the shifts
+// log mean_i exp(f_k(z_i) - log q_i) - log mean_i exp(m(z_i) - log q_i), appended to shifts.
+void append_function_shifts(const GpData& data, const GpSample& sample, const Draws& draws,
+                            const std::vector<double>& log_w, int m, int n_functions, Rng& rng,
+                            std::vector<double>& shifts) {
+    Matrix sub(m, draws.z.cols);
+    std::copy(draws.z.data.begin(), draws.z.data.begin() + static_cast<long>(m) * draws.z.cols, sub.data.begin());
+    Matrix factor;
+    cholesky_jitter(latent_covariance(data, sample, sub), factor);
+    Matrix normals(m, n_functions);
+    rng.normals(normals.data.data(), normals.data.size());
+    Matrix deviation;
+    gemm(false, false, 1.0, factor, normals, 0.0, deviation);
+    const double base = log_mean_exp(log_w.data(), static_cast<size_t>(m));
+    std::vector<double> shifted(static_cast<size_t>(m));
+    for (int k = 0; k < n_functions; ++k) {
+        for (int i = 0; i < m; ++i) shifted[static_cast<size_t>(i)] = log_w[static_cast<size_t>(i)] + deviation(i, k);
+        shifts.push_back(log_mean_exp(shifted) - base);
     }
-    parts.var_mc += std::max(sum_u2 - 1.0 / static_cast<double>(u.size()), 0.0) / ns;
-    parts.var_latent += latent_quadratic_form(data, sample, draws.z, u) / ns;
-    return log_sum - std::log(static_cast<double>(u.size()));
 }
 
 // The training set without the points of group g.
@@ -102,37 +108,51 @@ double jackknife_variance(const GpData& data, const std::vector<double>& theta, 
     return (n - 1.0) / n * sum;
 }
 
-double median_of(std::vector<double> v) {
-    std::sort(v.begin(), v.end());
-    const size_t k = v.size();
-    return k % 2 ? v[k / 2] : 0.5 * (v[k / 2 - 1] + v[k / 2]);
+// The p-quantile of sorted values, linear between order statistics.
+double quantile_of_sorted(const std::vector<double>& sorted, double p) {
+    const double pos = p * static_cast<double>(sorted.size() - 1);
+    const size_t lo = static_cast<size_t>(pos);
+    const size_t hi = std::min(lo + 1, sorted.size() - 1);
+    return sorted[lo] + (pos - static_cast<double>(lo)) * (sorted[hi] - sorted[lo]);
 }
 
 }  // namespace
 
-EvidenceParts importance_evidence(const VariationalPosterior& vp, const Gp& gp, int n_draws,
-                                  uint64_t seed, int jackknife_groups) {
+EvidenceParts importance_evidence(const VariationalPosterior& vp, const Gp& gp, const EvidenceSettings& settings,
+                                  uint64_t seed) {
     Rng rng(seed);
     Draws draws;
-    vp_sample(vp, n_draws, rng, draws.z);
-    for (int i = 0; i < n_draws; ++i) draws.log_q.push_back(vp_log_pdf(vp, draws.z.row(i)));
-    const double ns = static_cast<double>(gp.samples.size());
+    vp_sample(vp, settings.draws, rng, draws.z);
+    for (int i = 0; i < settings.draws; ++i) draws.log_q.push_back(vp_log_pdf(vp, draws.z.row(i)));
+    const int n_samples = static_cast<int>(gp.samples.size());
+    const int per_sample = (settings.functions + n_samples - 1) / n_samples;
+    const int m = std::min(settings.function_draws, settings.draws);
     EvidenceParts parts;
-    std::vector<double> log_zs;
-    for (const GpSample& sample : gp.samples) log_zs.push_back(add_sample_terms(gp.data, sample, draws, ns, parts));
-    double mean = 0.0;
-    for (double v : log_zs) mean += v / ns;
-    for (double v : log_zs) parts.var_hyper += (v - mean) * (v - mean) / ns;
-    parts.log_z = median_of(log_zs);
-    parts.var_jackknife = jackknife_variance(gp.data, gp.samples.front().theta, draws, jackknife_groups, rng);
+    std::vector<double> log_zs, pooled;
+    for (const GpSample& sample : gp.samples) {
+        const std::vector<double> log_w = log_weights(gp.data, sample, draws);
+        parts.var_mc += monte_carlo_variance(log_w) / n_samples;
+        std::vector<double> shifts;
+        append_function_shifts(gp.data, sample, draws, log_w, m, per_sample, rng, shifts);
+        log_zs.push_back(log_mean_exp(log_w));
+        for (double shift : shifts) pooled.push_back(log_zs.back() + shift);
+    }
+    std::sort(log_zs.begin(), log_zs.end());
+    parts.log_z = quantile_of_sorted(log_zs, 0.5);
+    std::sort(pooled.begin(), pooled.end());
+    const double half_range = 0.5 * (quantile_of_sorted(pooled, 0.84) - quantile_of_sorted(pooled, 0.16));
+    parts.var_surrogate = half_range * half_range;
+    const double shift = quantile_of_sorted(pooled, 0.5) - parts.log_z;
+    parts.var_shift = shift * shift;
+    parts.var_jackknife = jackknife_variance(gp.data, gp.samples.front().theta, draws, settings.jackknife_groups, rng);
     return parts;
 }
 
 LogEvidence log_evidence(const VariationalPosterior& vp, const Gp& gp) {
-    const EvidenceParts parts = importance_evidence(vp, gp, kEvidenceDraws, kEvidenceSeed, kJackknifeGroups);
+    const EvidenceParts parts = importance_evidence(vp, gp, EvidenceSettings{}, kEvidenceSeed);
     LogEvidence out;
     out.log_z = parts.log_z;
-    out.log_z_sd = std::sqrt(parts.var_hyper + parts.var_latent + parts.var_mc + parts.var_jackknife);
+    out.log_z_sd = std::sqrt(parts.var_surrogate + parts.var_shift + parts.var_mc + parts.var_jackknife);
     if (!std::isfinite(out.log_z) || !std::isfinite(out.log_z_sd))
         throw_error(Code::numeric, "the log evidence estimate is not finite (log Z " + std::to_string(out.log_z) +
                                        ", SD " + std::to_string(out.log_z_sd) + ")");
