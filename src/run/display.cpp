@@ -22,15 +22,22 @@ void Run::log_table_header() const {
     if (prior_.given())
         log(kLogInfo, "The values told are log likelihoods; the run adds the log prior (" + prior_.describe() +
                           ") to form the log joint.");
-    log(kLogInfo, " Iteration  f-count    Mean[ELBO]    Std[ELBO]    sKL-iter[q]   K[q]  Convergence  Action");
+    log(kLogInfo, " Iteration  f-count    Mean[ELBO]    Std[ELBO]    log Z(est)  Std[log Z]    sKL-iter[q]   K[q]  Convergence  Action");
 }
 
-void Run::log_iteration_row(const IterationRecord& r) const {
+// One row; log Z(est) is vbmc_post_log_evidence of the row's posterior and surrogate, computed only
+// for the table (its own fixed seed: the run does not change with the display), NaN when it fails.
+void Run::log_iteration_row(const IterationRecord& r, const Gp& gp) const {
     if (!log_ || !shows(settings_.display, kLogInfo)) return;
-    char line[256];
     if (r.iteration == 0 && locate_.phase == LocateState::Phase::pending) log_table_header();
-    std::snprintf(line, sizeof line, "%8d %8d %13.3f %12.3f %14.3g %6d %12.3g  %s", r.iteration, r.func_count,
-                  r.elbo, r.elbo_sd, r.skl, r.vp.k, r.r_index, r.action.c_str());
+    LogEvidence evidence{std::nan(""), std::nan("")};
+    try {
+        evidence = log_evidence(r.vp, gp);
+    } catch (const Error&) {  // the row shows nan; the closing summary says why if it fails there too
+    }
+    char line[256];
+    std::snprintf(line, sizeof line, "%8d %8d %13.3f %12.3f %13.3f %11.3f %14.3g %6d %12.3g  %s", r.iteration, r.func_count,
+                  r.elbo, r.elbo_sd, evidence.log_z, evidence.log_z_sd, r.skl, r.vp.k, r.r_index, r.action.c_str());
     log(kLogInfo, line);
 }
 

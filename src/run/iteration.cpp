@@ -200,7 +200,7 @@ void Run::end_iteration() {
         end_warmup(actions);
     }
     now.action = join(actions);
-    log_iteration_row(now);
+    log_iteration_row(now, gp_);
 
     search_gp_ = gp_;
     batch_told_ = 0;
@@ -387,7 +387,7 @@ void Run::finish() {
         row.elbo_sd = final_.elbo_sd;
         row.func_count = evals_.size();
         row.action = "finalize";
-        log_iteration_row(row);
+        log_iteration_row(row, gp);
     }
     has_final_ = true;
     reliability_ = check_result(gp, final_.vp, final_.elbo_sd);

@@ -157,7 +157,7 @@ private:
     void log_summary(const std::string& line) const;  // the closing lines, shown by display "final" too
     void log_evidence_summary(const Gp& gp) const;
     void log_table_header() const;
-    void log_iteration_row(const IterationRecord& r) const;
+    void log_iteration_row(const IterationRecord& r, const Gp& gp) const;
     int find_pending(const double* x) const;
     void rebuild_surrogates(const std::vector<std::vector<double>>& thetas);
     // The locating stage (run/locate_step.cpp).
