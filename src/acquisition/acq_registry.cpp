@@ -4,6 +4,7 @@
 #include <limits>
 
 #include "acquisition/acq_fcn.hpp"
+#include "acquisition/bbq_variance.hpp"
 #include "acquisition/interquantile.hpp"
 #include "acquisition/variance_reduction.hpp"
 #include "util/error.hpp"
@@ -77,6 +78,16 @@ private:
     InterquantileRange terms_;
 };
 
+class BbqScorer : public AcqScorer {
+public:
+    BbqScorer(const Gp& gp, const VariationalPosterior& vp, double y_max, const AcqSettings& s, uint64_t seed)
+        : terms_(gp, vp, y_max, s, seed) {}
+    void evaluate(const Matrix& xs, double* acq) const override { terms_.evaluate(xs, acq); }
+
+private:
+    BbqVariance terms_;
+};
+
 std::unique_ptr<AcqScorer> make_moment_scorer(const Gp& gp, const VariationalPosterior& vp, double y_max,
                                               const AcqSettings& s, Rng&) {
     return std::make_unique<MomentScorer>(gp, vp, y_max, s);
@@ -90,6 +101,20 @@ std::unique_ptr<AcqScorer> make_ivr_scorer(const Gp& gp, const VariationalPoster
 std::unique_ptr<AcqScorer> make_interquantile_scorer(const Gp& gp, const VariationalPosterior& vp, double y_max,
                                                      const AcqSettings& s, Rng& rng) {
     return std::make_unique<InterquantileScorer>(gp, vp, y_max, s, rng);
+}
+
+// Where BBQ's linearised mean of the evidence is not positive (heavy tails: the l-GP's mean
+// swings negative), it has no variance to reduce; ivr, the integral's own variance reduction,
+// chooses the point instead.
+std::unique_ptr<AcqScorer> make_bbq_scorer(const Gp& gp, const VariationalPosterior& vp, double y_max,
+                                           const AcqSettings& s, Rng& rng) {
+    const uint64_t seed = rng.next_u64();
+    try {
+        return std::make_unique<BbqScorer>(gp, vp, y_max, s, seed);
+    } catch (const Error& e) {
+        if (e.code() != Code::numeric) throw;
+        return make_ivr_scorer(gp, vp, y_max, s, rng);
+    }
 }
 
 // One row per AcqKind, in the enumerators' order. A function-local static: the option table
@@ -110,6 +135,8 @@ const std::vector<AcqEntry>& registry_rows() {
      AcqBound::none, make_interquantile_scorer},
     {AcqKind::imiqr, "imiqr", "imiqr (integrated median interquantile range, PyVBMC AcqFcnIMIQR)", true, nullptr,
      false, AcqBound::none, make_interquantile_scorer},
+    {AcqKind::bbq, "bbq", "bbq (expected variance of the evidence after the point, BBQ's active sampling: Osborne et al. 2012)",
+     true, nullptr, false, AcqBound::none, make_bbq_scorer},
     };
     return rows;
 }

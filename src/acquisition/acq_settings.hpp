@@ -20,6 +20,8 @@ enum class AcqKind {
     viqr, // AcqFcnVIQR: log of the variational interquantile range left after an evaluation
           // at x (interquantile.hpp)
     imiqr,// AcqFcnIMIQR: the same integral weighted by exp(f) instead of q (interquantile.hpp)
+    bbq,  // BBQ's active sampling: -log of the expected reduction of the evidence's variance
+          // (Osborne et al. 2012, eq. 13; bbq_variance.hpp)
 };
 // The kinds' names, descriptions and scorers are in the registry (acq_registry.hpp); the
 // enumerators' values seed the shortlist streams (run/iteration.cpp), so new kinds go last.

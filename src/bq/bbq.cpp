@@ -16,15 +16,6 @@ namespace {
 constexpr int kCandidatesPerDim = 10;     // Delta candidates beyond the training points (section 3)
 constexpr double kDeltaRelNoise = 1e-6;   // Delta GP noise variance relative to its sf^2
 
-double log_measure(const BbqMeasure& p, const double* x) {
-    double lp = 0.0;
-    for (size_t d = 0; d < p.mean.size(); ++d) {
-        const double r = x[d] - p.mean[d];
-        lp -= 0.5 * (std::log(2.0 * M_PI * p.var[d]) + r * r / p.var[d]);
-    }
-    return lp;
-}
-
 // (1 + m_l) p as a mixture: p itself, and for each training point k_l(x, x_i) p(x) alpha_i, the
 // Gaussian N((nu E + x_i lambda) / tau2, E lambda / tau2) (E = ell^2, tau2 = lambda + E) with
 // weight alpha_i times the kernel mean of p at x_i.
@@ -157,6 +148,15 @@ double marginalisation_term(const ZeroMeanGp& g, const std::vector<double>& beta
 
 }  // namespace
 
+double bbq_log_measure(const BbqMeasure& p, const double* x) {
+    double lp = 0.0;
+    for (size_t d = 0; d < p.mean.size(); ++d) {
+        const double r = x[d] - p.mean[d];
+        lp -= 0.5 * (std::log(2.0 * M_PI * p.var[d]) + r * r / p.var[d]);
+    }
+    return lp;
+}
+
 BbqMeasure bbq_measure(const VariationalPosterior& vp) {
     BbqMeasure p;
     Matrix cov;
@@ -177,7 +177,7 @@ BbqModel bbq_model(const GpData& data, const BbqMeasure& p, uint64_t seed) {
     BbqModel model;
     model.p = p;
     std::vector<double> log_l(static_cast<size_t>(n));
-    for (int i = 0; i < n; ++i) log_l[static_cast<size_t>(i)] = data.y[static_cast<size_t>(i)] - log_measure(p, data.x.row(i));
+    for (int i = 0; i < n; ++i) log_l[static_cast<size_t>(i)] = data.y[static_cast<size_t>(i)] - bbq_log_measure(p, data.x.row(i));
     model.log_scale = *std::max_element(log_l.begin(), log_l.end());
     GpData on_l{data.x, std::vector<double>(static_cast<size_t>(n)), std::vector<double>(static_cast<size_t>(n), 0.0)};
     GpData on_g = on_l;

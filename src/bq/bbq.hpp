@@ -37,6 +37,9 @@ struct BbqMeasure {
 // The variational posterior's mean and marginal variances, variances times 4.
 BbqMeasure bbq_measure(const VariationalPosterior& vp);
 
+// log p(x).
+double bbq_log_measure(const BbqMeasure& p, const double* x);
+
 // A Gaussian mixture with diagonal covariances and weights of any sign.
 struct DiagMixture {
     std::vector<double> w;

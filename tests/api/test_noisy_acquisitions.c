@@ -1,5 +1,5 @@
-/* The noise-aware acquisitions (search_acq_fcn = npro, viqr, imiqr, and a list of them with two
- * asks out) through the public API on a noisy 2-D target whose noise SD is told: each run
+/* The noise-aware acquisitions (search_acq_fcn = npro, viqr, imiqr, bbq, and a list of them with
+ * two asks out) through the public API on a noisy 2-D target whose noise SD is told: each run
  * finishes with a finite ELBO, the same seed gives the same asks, and a run saved and loaded
  * halfway asks the same points as the uninterrupted one (viqr's integration points come from
  * the run's own stream). */
@@ -110,6 +110,8 @@ static void test_viqr(void **state) {
     assert_memory_not_equal(first[8], npro_asks[8], sizeof(double) * kDim * 2);
 }
 static void test_imiqr(void **state) { (void)state; check_acquisition("imiqr", 1); }
+/* BBQ's expected variance of the evidence; its Delta candidates come from the run's stream. */
+static void test_bbq(void **state) { (void)state; check_acquisition("bbq", 1); }
 static void test_list_with_pending(void **state) { (void)state; check_acquisition("viqr,npro,ivr", 2); }
 
 int main(void) {
@@ -117,6 +119,7 @@ int main(void) {
         cmocka_unit_test(test_npro),
         cmocka_unit_test(test_viqr),
         cmocka_unit_test(test_imiqr),
+        cmocka_unit_test(test_bbq),
         cmocka_unit_test(test_list_with_pending),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
