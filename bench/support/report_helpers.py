@@ -7,8 +7,10 @@ import math
 import os
 import random
 import re
+import shutil
 import statistics
 import subprocess
+import tempfile
 
 BOOTSTRAP_RESAMPLES = 2000
 
@@ -210,3 +212,23 @@ def marked_sections(path):
         text = f.read()
     sections = re.finditer(r"<!-- ([\w-]+):begin -->.*?<!-- \1:end -->", text, flags=re.S)
     return "\n\n".join(m.group(0) for m in sections)
+
+
+def gnuplot_data_dir(prefix):
+    """A fresh folder for a figure's data files, or None (with a message) when gnuplot is missing."""
+    if not shutil.which("gnuplot"):
+        print("gnuplot not found (apt-get install gnuplot-nox): no figure", flush=True)
+        return None
+    return tempfile.mkdtemp(prefix=prefix)
+
+
+def run_gnuplot(script, data_dir):
+    """Runs the gnuplot script (a list of lines) and removes data_dir; True when gnuplot succeeded."""
+    script_path = os.path.join(data_dir, "figure.gp")
+    with open(script_path, "w") as f:
+        f.write("\n".join(script) + "\n")
+    result = subprocess.run(["gnuplot", script_path], capture_output=True, text=True)
+    shutil.rmtree(data_dir, ignore_errors=True)
+    if result.returncode != 0:
+        print("gnuplot failed:\n" + result.stderr, flush=True)
+    return result.returncode == 0
