@@ -62,8 +62,7 @@ void append_function_shifts(const GpData& data, const GpSample& sample, const Dr
                             std::vector<double>& shifts) {
     Matrix sub(m, draws.z.cols);
     std::copy(draws.z.data.begin(), draws.z.data.begin() + static_cast<long>(m) * draws.z.cols, sub.data.begin());
-    Matrix factor;
-    cholesky_jitter(latent_covariance(data, sample, sub), factor);
+    const Matrix factor = covariance_square_root(latent_covariance(data, sample, sub));
     Matrix normals(m, n_functions);
     rng.normals(normals.data.data(), normals.data.size());
     Matrix deviation;

@@ -76,6 +76,25 @@ double cholesky_jitter(const Matrix& a, Matrix& l) {
     }
 }
 
+Matrix covariance_square_root(const Matrix& a) {
+    Matrix factor;
+    try {
+        cholesky_jitter(a, factor);
+        return factor;
+    } catch (const Error& e) {
+        if (e.code() != Code::numeric) throw;
+    }
+    for (double v : a.data)
+        if (!std::isfinite(v)) throw_error(Code::numeric, "covariance square root: the matrix has a non-finite entry");
+    std::vector<double> values;
+    symmetric_eigen(a, values, factor);
+    for (int j = 0; j < factor.cols; ++j) {
+        const double scale = std::sqrt(std::max(values[static_cast<size_t>(j)], 0.0));
+        for (int i = 0; i < factor.rows; ++i) factor(i, j) *= scale;
+    }
+    return factor;
+}
+
 void triangular_solve(const Matrix& l, bool transpose, Matrix& b) {
     if (l.rows == 0 || b.cols == 0) return;
     cblas_dtrsm(CblasRowMajor, CblasLeft, CblasLower, transpose ? CblasTrans : CblasNoTrans,

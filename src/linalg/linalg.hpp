@@ -19,6 +19,12 @@ bool cholesky_in_place(Matrix& a);
 // jitter used. Throws Error(numeric) if no jitter makes A positive definite or A has NaN.
 double cholesky_jitter(const Matrix& a, Matrix& l);
 
+// A factor F with F F^T = A for a symmetric positive semi-definite A (to draw from N(0, A)):
+// cholesky_jitter's lower factor, or where rounding leaves A too indefinite for it, the
+// eigenvectors scaled by the square roots of the eigenvalues clipped at zero. Throws
+// Error(numeric) when A has a non-finite entry.
+Matrix covariance_square_root(const Matrix& a);
+
 // Solve L L^T X = B in place; B is n x nrhs (row-major, n = L.rows).
 void cholesky_solve(const Matrix& l, Matrix& b);
 // Same for a single right-hand side b[n].

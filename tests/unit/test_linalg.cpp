@@ -189,10 +189,59 @@ static void test_rng_paired_normals(void**) {
     assert_close(cross / (n / 2), 0.0, 5.0 / std::sqrt(n / 2));
 }
 
+static void assert_throws_numeric_cholesky(const Matrix& a) {
+    Matrix l;
+    try {
+        cholesky_jitter(a, l);
+        fail_msg("the matrix should be beyond the jitter");
+    } catch (const libvbmc::Error& e) {
+        assert_true(e.code() == libvbmc::Code::numeric);
+    }
+}
+
+// F F^T = A: the Cholesky factor for a positive definite A; for a matrix with an eigenvalue -0.05
+// (beyond any jitter: at most 1e-2 of the mean diagonal), the part with the positive eigenvalues;
+// a NaN entry is an error.
+static void test_covariance_square_root(void**) {
+    const double x[3] = {1.0, 0.5, -0.3}, y[3] = {0.2, -0.4, 0.9};
+    const double cross[3] = {x[1] * y[2] - x[2] * y[1], x[2] * y[0] - x[0] * y[2], x[0] * y[1] - x[1] * y[0]};
+    const double norm = std::sqrt(cross[0] * cross[0] + cross[1] * cross[1] + cross[2] * cross[2]);
+    Matrix psd(3, 3), a(3, 3);
+    for (int i = 0; i < 3; ++i)
+        for (int j = 0; j < 3; ++j) {
+            psd(i, j) = x[i] * x[j] + y[i] * y[j];
+            a(i, j) = psd(i, j) - 0.05 * cross[i] * cross[j] / (norm * norm);
+        }
+    Matrix too_far;
+    assert_true(cholesky_jitter(psd, too_far) >= 0.0);  // psd itself factorises (with jitter)
+    assert_throws_numeric_cholesky(a);
+    const Matrix f = covariance_square_root(a);
+    for (int i = 0; i < 3; ++i)
+        for (int j = 0; j < 3; ++j) {
+            double ff = 0.0;
+            for (int k = 0; k < 3; ++k) ff += f(i, k) * f(j, k);
+            assert_close(ff, psd(i, j), 1e-10);
+        }
+    Matrix pd = psd;
+    for (int i = 0; i < 3; ++i) pd(i, i) += 1.0;
+    Matrix chol;
+    cholesky_jitter(pd, chol);
+    const Matrix g = covariance_square_root(pd);
+    for (size_t k = 0; k < g.data.size(); ++k) assert_close(g.data[k], chol.data[k], 1e-15);
+    a(1, 2) = a(2, 1) = NAN;
+    try {
+        covariance_square_root(a);
+        fail_msg("a NaN entry must be an error");
+    } catch (const libvbmc::Error& e) {
+        assert_true(e.code() == libvbmc::Code::numeric);
+    }
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_cholesky_reconstructs),
         cmocka_unit_test(test_cholesky_solve_and_logdet),
+        cmocka_unit_test(test_covariance_square_root),
         cmocka_unit_test(test_forward_substitution),
         cmocka_unit_test(test_jitter_rescues_singular),
         cmocka_unit_test(test_nan_is_an_error),
