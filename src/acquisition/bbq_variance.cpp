@@ -7,7 +7,6 @@
 
 #include "acquisition/acq_fcn.hpp"
 #include "acquisition/expected_noise.hpp"
-#include "linalg/forward_substitution.hpp"
 #include "linalg/linalg.hpp"
 #include "util/error.hpp"
 
