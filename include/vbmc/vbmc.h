@@ -518,7 +518,7 @@ VBMC_API vbmc_status vbmc_post_elbo(const vbmc_post *post, double *elbo, double 
  * error; and a delete-a-group jackknife over the training set (10 groups: how much log Z moves
  * when a tenth of the evaluations is left out). A function of the snapshot (fixed internal seed):
  * a saved and loaded snapshot gives bitwise the same values. Cost: about 10 factorisations of the
- * surrogate, 2000 predictions and one 400 x 400 factorisation per hyperparameter sample (0.01-0.05 s
+ * surrogate, 2000 predictions and one 400 x 400 factorisation per hyperparameter sample (0.01-0.07 s
  * on the benchmark). Either pointer may be NULL.
  * Errors: VBMC_E_ARG (NULL or dead post), VBMC_E_NUMERIC (the surrogate cannot be factorised). */
 VBMC_API vbmc_status vbmc_post_log_evidence(const vbmc_post *post, double *log_z, double *log_z_sd);

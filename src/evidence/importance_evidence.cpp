@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <string>
 #include <vector>
 
 #include "linalg/forward_substitution.hpp"
@@ -119,6 +120,12 @@ double quantile_of_sorted(const std::vector<double>& sorted, double p) {
 
 EvidenceParts importance_evidence(const VariationalPosterior& vp, const Gp& gp, const EvidenceSettings& settings,
                                   uint64_t seed) {
+    if (settings.draws < 1 || settings.function_draws < 1 || settings.functions < 1 || settings.jackknife_groups < 2 ||
+        gp.samples.empty())
+        throw_error(Code::arg, "importance_evidence: draws, function_draws and functions must be at least 1 (got " +
+                                   std::to_string(settings.draws) + ", " + std::to_string(settings.function_draws) + ", " +
+                                   std::to_string(settings.functions) + "), jackknife_groups at least 2 (got " +
+                                   std::to_string(settings.jackknife_groups) + ") and the surrogate must have a sample.");
     Rng rng(seed);
     Draws draws;
     vp_sample(vp, settings.draws, rng, draws.z);

@@ -46,7 +46,8 @@ struct EvidenceSettings {
     int jackknife_groups = 10;  // G >= 2
 };
 
-// The parts from draws of a generator seeded with seed.
+// The parts from draws of a generator seeded with seed. Throws Error(arg) for settings below their
+// minimums or a surrogate without samples, Error(numeric) when a latent covariance has a NaN.
 EvidenceParts importance_evidence(const VariationalPosterior& vp, const Gp& gp, const EvidenceSettings& settings,
                                   uint64_t seed);
 

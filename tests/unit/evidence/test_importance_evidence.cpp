@@ -8,6 +8,7 @@
 #include <cmath>
 
 #include "../refine/refine_test_fixtures.hpp"
+#include "util/error.hpp"
 
 using namespace libvbmc;
 using namespace libvbmc_test;
@@ -117,6 +118,21 @@ static void test_same_seed_same_estimate(void** state) {
     assert_true(std::fabs(a.log_z - std::log(2.0 * M_PI)) < 0.3);
 }
 
+// Settings below their minimums are argument errors, not an empty pool read out of range.
+static void test_settings_below_minimum_are_errors(void** state) {
+    (void)state;
+    const VariationalPosterior q = diagonal_mixture({1.0}, {kMean}, {kSd});
+    const Gp gp = exact_gaussian_gp();
+    for (const EvidenceSettings& s : {settings(0, 1, 1, 2), settings(10, 0, 1, 2), settings(10, 5, 0, 2), settings(10, 5, 5, 1)}) {
+        try {
+            importance_evidence(q, gp, s, 1);
+            fail_msg("settings below their minimums must be an error");
+        } catch (const Error& e) {
+            assert_true(e.code() == Code::arg);
+        }
+    }
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_exact_proposal_gives_the_exact_evidence),
@@ -124,6 +140,7 @@ int main(void) {
         cmocka_unit_test(test_one_draw_spread_is_the_latent_sd),
         cmocka_unit_test(test_independent_latent_noise_shifts_its_functions_by_half_its_variance),
         cmocka_unit_test(test_same_seed_same_estimate),
+        cmocka_unit_test(test_settings_below_minimum_are_errors),
     };
     return cmocka_run_group_tests(tests, nullptr, nullptr);
 }
