@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <memory>
 #include <numeric>
 #include <vector>
 
@@ -11,6 +12,7 @@
 #include "acquisition/variance_reduction.hpp"
 #include "linalg/linalg.hpp"
 #include "util/error.hpp"
+#include "util/parallel.hpp"
 #include "util/vector_clones.hpp"
 
 namespace libvbmc {
@@ -285,10 +287,21 @@ std::vector<BestCandidate> best_candidates(const Gp& gp, const VariationalPoster
     if (acq_pruning(acq_entry(s.kind)) == AcqBound::variance_reduction && scorer.variance_reduction() == nullptr)
         throw_error(Code::internal, "best_candidates: the ivr acquisition needs its precomputed terms");
     if (count < 1) throw_error(Code::internal, "best_candidates: count must be positive");
+    // Each worker keeps its own scratch and its own best; a candidate is pruned only when it
+    // cannot be among its worker's best, so the merged best are the same for any thread count.
+    const int n_blocks = (candidates.rows + kBlock - 1) / kBlock;
+    const int workers = std::max(1, std::min(current_threads(), n_blocks));
+    std::vector<TopCandidates> tops(static_cast<size_t>(workers), TopCandidates(static_cast<size_t>(count)));
+    std::vector<std::unique_ptr<BlockScorer>> scorers(static_cast<size_t>(workers));
+    parallel_for(n_blocks, workers, [&](int block, int worker) {
+        std::unique_ptr<BlockScorer>& blocks = scorers[static_cast<size_t>(worker)];
+        if (!blocks) blocks = std::make_unique<BlockScorer>(gp, vp, y_max, s, scorer);
+        const int start = block * kBlock;
+        blocks->score(candidates, start, std::min(kBlock, candidates.rows - start), tops[static_cast<size_t>(worker)]);
+    });
     TopCandidates top(static_cast<size_t>(count));
-    BlockScorer blocks(gp, vp, y_max, s, scorer);
-    for (int start = 0; start < candidates.rows; start += kBlock)
-        blocks.score(candidates, start, std::min(kBlock, candidates.rows - start), top);
+    for (const TopCandidates& part : tops)
+        for (const BestCandidate& c : part.sorted()) top.consider(c.value, c.index);
     return top.sorted();
 }
 

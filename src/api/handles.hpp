@@ -16,6 +16,7 @@
 #include "run/posterior.hpp"
 #include "run/run.hpp"
 #include "util/error.hpp"
+#include "util/parallel.hpp"
 #include "vbmc/vbmc.h"
 
 namespace libvbmc {
@@ -88,7 +89,10 @@ vbmc_status on_run(const ::vbmc* run, Body&& body) {
         global_error() = invalid_handle("run", run);
         return VBMC_E_ARG;
     }
-    return guarded(object->error, [&] { return body(*object); });
+    return guarded(object->error, [&] {
+        const ThreadScope threads(object->run->settings().num_threads);
+        return body(*object);
+    });
 }
 
 // Reads a file's payload with read(): any failure other than memory is the file's fault, so it

@@ -65,6 +65,7 @@ const std::vector<OptionSpec> kTable = {
     {"bounded_transform", OptionType::text, "probit", "Transform of bounded coordinates: probit or logit", 0, 0, "probit|logit"},
     {"search_max_fun_evals", OptionType::integer, "500*(D+2)", "Budget of acquisition evaluations of CMA-ES per point", 1, kIntMax, nullptr},
     {"ns_search", OptionType::integer, "8192", "Number of candidate points scored before the acquisition search", 1, kIntMax, nullptr},
+    {"num_threads", OptionType::integer, "1", "Threads of the library's own parallel work (active sampling's candidate search, the Monte Carlo entropy of large mixtures); 0 = one per hardware thread; the result does not depend on it", 0, kIntMax, nullptr},
     {"warp_rotoscaling", OptionType::boolean, "true", "Periodically rotate and rescale the inference space to whiten the posterior", 0, 1, nullptr},
     {"warp_every_iters", OptionType::integer, "5", "Iterations between rotoscaling attempts (times the number of past attempts)", 1, kIntMax, nullptr},
     {"warp_min_k", OptionType::integer, "5", "Minimum number of mixture components before rotoscaling", 1, kIntMax, nullptr},
@@ -383,6 +384,7 @@ Settings Settings::resolve(const OptionValues& values, int dim) {
     s.bounded_transform = text("bounded_transform", "probit");
     s.search_max_fun_evals = integer("search_max_fun_evals", 500 * (d + 2));
     s.ns_search = integer("ns_search", 8192);
+    s.num_threads = integer("num_threads", 1);
     s.warp_rotoscaling = num("warp_rotoscaling", 1) != 0.0;
     s.warp_every_iters = integer("warp_every_iters", 5);
     s.warp_min_k = integer("warp_min_k", 5);

@@ -79,6 +79,7 @@ struct Settings {
     bool rank_criterion;
     std::string bounded_transform;
     int search_max_fun_evals, ns_search;
+    int num_threads;  // 0 = one per hardware thread (util/parallel.hpp)
     bool warp_rotoscaling;
     int warp_every_iters, warp_min_k;
     double warp_tol_reliability, warp_tol_improvement, warp_roto_corr_thresh;

@@ -48,7 +48,8 @@ static void make_target(gaussian_target *g, int dim, double rho) {
     }
 }
 
-static vbmc *run_gaussian(const gaussian_target *g, unsigned seed) {
+/* threads: option num_threads, which must not change the run. */
+static vbmc *run_gaussian(const gaussian_target *g, unsigned seed, int threads) {
     double plb[6], pub[6], x[6];
     for (int i = 0; i < g->dim; ++i) {
         const double sd = sqrt(g->cov[i * g->dim + i]);
@@ -60,6 +61,7 @@ static vbmc *run_gaussian(const gaussian_target *g, unsigned seed) {
     assert_int_equal(vbmc_opts_create(&opts), VBMC_OK);
     assert_int_equal(vbmc_opts_set(opts, "display", "off"), VBMC_OK);
     assert_int_equal(vbmc_opts_set_int(opts, "seed", seed), VBMC_OK);
+    assert_int_equal(vbmc_opts_set_int(opts, "num_threads", threads), VBMC_OK);
     assert_int_equal(vbmc_create(&run, g->dim, NULL, NULL, NULL, plb, pub, opts), VBMC_OK);
     vbmc_opts_destroy(opts);
     vbmc_status status;
@@ -71,7 +73,7 @@ static vbmc *run_gaussian(const gaussian_target *g, unsigned seed) {
 static void check_gaussian(int dim, double rho) {
     gaussian_target g;
     make_target(&g, dim, rho);
-    vbmc *run = run_gaussian(&g, 7);
+    vbmc *run = run_gaussian(&g, 7, 1);
     vbmc_post *post = NULL;
     double elbo, elbo_sd, mean[6], cov[36];
     assert_int_equal(vbmc_posterior(run, &post), VBMC_OK);
@@ -156,7 +158,8 @@ static void test_determinism(void **state) {
     (void)state;
     gaussian_target g;
     make_target(&g, 2, 0.3);
-    vbmc *a = run_gaussian(&g, 3), *b = run_gaussian(&g, 3);
+    /* The same seed gives the same run, on one thread or several. */
+    vbmc *a = run_gaussian(&g, 3, 1), *b = run_gaussian(&g, 3, 2);
     double ea, eb, sa, sb;
     vbmc_post *pa = NULL, *pb = NULL;
     assert_int_equal(vbmc_posterior(a, &pa), VBMC_OK);

@@ -9,6 +9,7 @@
 #include "acquisition/acq_registry.hpp"
 #include "acquisition/search_points.hpp"
 #include "test_util.h"
+#include "util/parallel.hpp"
 
 using namespace libvbmc;
 
@@ -139,7 +140,37 @@ static void test_best_few_match_exhaustive_scoring(void**) {
     }
 }
 
-// Hard limits remove candidates; if every candidate is outside, the first one is returned.
+// Several workers find the same best candidates, values bitwise equal, as one: each prunes
+// only what cannot be among its own best, and the merge breaks ties by index.
+static void test_threads_give_the_same_result(void**) {
+    Rng rng(33);
+    const Gp gp = make_gp(rng);
+    const VariationalPosterior vp = make_vp(gp.dim, rng);
+    double y_max = -INFINITY;
+    for (double y : gp.data.y) y_max = std::max(y_max, y);
+    for (AcqKind kind : {AcqKind::log, AcqKind::ivr, AcqKind::viqr}) {
+        AcqSettings s;
+        s.kind = kind;
+        s.ns_search = 3000;  // 12 blocks
+        std::vector<int> index;
+        const Matrix candidates = search_points(gp.data.x, vp, Matrix(), s, rng, index);
+        Rng scorer_rng(5);
+        const std::unique_ptr<AcqScorer> scorer = make_acq_scorer(gp, vp, y_max, s, scorer_rng);
+        const std::vector<BestCandidate> one = best_candidates(gp, vp, candidates, y_max, s, *scorer, 9);
+        for (int threads : {2, 5}) {
+            const ThreadScope scope(threads);
+            const std::vector<BestCandidate> several = best_candidates(gp, vp, candidates, y_max, s, *scorer, 9);
+            assert_int_equal(static_cast<int>(several.size()), 9);
+            for (size_t k = 0; k < one.size(); ++k) {
+                assert_int_equal(several[k].index, one[k].index);
+                assert_memory_equal(&several[k].value, &one[k].value, sizeof(double));
+            }
+        }
+    }
+}
+
+// Hard limits remove candidates; if every candidate is outside, the first one is returned (with
+// one worker or several).
 static void test_hard_limits_respected(void**) {
     Rng rng(4);
     const Gp gp = make_gp(rng);
@@ -153,15 +184,19 @@ static void test_hard_limits_respected(void**) {
     const BestCandidate best = best_candidate(gp, vp, candidates, 0.0, s, *scorer);
     for (int d = 0; d < gp.dim; ++d) assert_true(std::abs(candidates(best.index, d)) <= 0.5);
     for (double& v : candidates.data) v = 5.0 + rng.uniform();
-    const BestCandidate none = best_candidate(gp, vp, candidates, 0.0, s, *scorer);
-    assert_int_equal(none.index, 0);
-    assert_true(std::isinf(none.value));
+    for (int threads : {1, 2}) {
+        const ThreadScope scope(threads);
+        const BestCandidate none = best_candidate(gp, vp, candidates, 0.0, s, *scorer);
+        assert_int_equal(none.index, 0);
+        assert_true(std::isinf(none.value));
+    }
 }
 
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_matches_exhaustive_scoring),
         cmocka_unit_test(test_best_few_match_exhaustive_scoring),
+        cmocka_unit_test(test_threads_give_the_same_result),
         cmocka_unit_test(test_hard_limits_respected),
     };
     return cmocka_run_group_tests(tests, nullptr, nullptr);
