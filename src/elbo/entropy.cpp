@@ -4,10 +4,12 @@
 
 #include <algorithm>
 #include <cmath>
+#include <memory>
 
 #include "util/error.hpp"
 #include "util/fast_exp.hpp"
 #include "util/math.hpp"
+#include "util/parallel.hpp"
 #include "util/vector_clones.hpp"
 #include "util/vector_dispatch.hpp"
 
@@ -124,6 +126,153 @@ void component_gradient_terms(const double* xs, const double* resp, int count, i
 //   d log q / d log l_kd  =  r_k (c_kd - 1)                  (direct; summed over k when shared)
 // plus the reparameterisation paths dx/dmu_j = 1, dx/dlog s_j = s_j l_j eps, dx/dlog l_jd = s_j l_jd eps_d.
 // Draws are processed in chunks, coordinate-major, so every loop runs over draws (vectorised).
+namespace {
+
+// Components are handled in this many fixed groups (fewer when there are fewer components), each
+// summing its gradient terms in component order; the groups' sums are added in group order, so
+// the estimate is the same however many workers share the groups.
+constexpr int kEntropyGroups = 8;
+// Below this many multiply-adds (draws x components x D) one call is too short to share.
+constexpr double kParallelWork = 1 << 18;
+
+// Per component: log(w_k) + log normaliser, and the diagonal precision 1 / (sigma_k lambda_kd)^2.
+struct MixtureConstants {
+    std::vector<double> log_coef;   // k
+    std::vector<double> precision;  // k x dim
+};
+
+MixtureConstants mixture_constants(const VariationalPosterior& vp) {
+    const int dim = vp.dim;
+    MixtureConstants m{std::vector<double>(vp.k), std::vector<double>(static_cast<size_t>(vp.k) * dim)};
+    for (int k = 0; k < vp.k; ++k) {
+        double sum_log_lambda = 0.0;
+        for (int d = 0; d < dim; ++d) {
+            sum_log_lambda += std::log(vp.lambda_of(k, d));
+            const double scale = vp.sigma[k] * vp.lambda_of(k, d);
+            m.precision[static_cast<size_t>(k) * dim + d] = 1.0 / (scale * scale);
+        }
+        m.log_coef[k] = std::log(vp.w[k]) - 0.5 * dim * kLog2Pi - dim * std::log(vp.sigma[k]) - sum_log_lambda;
+    }
+    return m;
+}
+
+// One worker's buffers for a chunk of draws.
+struct ChunkScratch {
+    ChunkScratch(int dim, int k_count)
+        : xs(static_cast<size_t>(dim) * kChunk), offset(xs.size()), dlogq_dx(xs.size()),
+          maha(static_cast<size_t>(k_count) * kChunk), resp(maha.size()), log_max(kChunk), total(kChunk),
+          log_q(kChunk), scratch(kChunk), scratch_scale(kChunk), mu_sum(dim), scale_sum(dim) {}
+    std::vector<double> xs, offset, dlogq_dx, maha, resp, log_max, total, log_q, scratch, scratch_scale, mu_sum, scale_sum;
+};
+
+// A group's share of the gradient: its terms of the packed theta and of sum_j w_j mean_s r_k
+// (the direct weight term).
+struct GradientPart {
+    std::vector<double> g;
+    std::vector<double> w_direct;
+};
+
+// Chunk [start, start + count) of component j's draws into w.xs / w.offset: x = mu_j + sigma_j
+// lambda_j eps, with antithetic pairs (draw s and s + half).
+void place_draws(const VariationalPosterior& vp, int j, const double* eps, int half, int start, int count,
+                 ChunkScratch& w) {
+    for (int d = 0; d < vp.dim; ++d)
+        for (int c = 0; c < count; ++c) {
+            const int s = start + c;
+            const double sign = s < half ? 1.0 : -1.0;
+            const double e = eps[static_cast<size_t>(s % half) * vp.dim + d];
+            const size_t at = static_cast<size_t>(d) * kChunk + c;
+            w.offset[at] = sign * vp.sigma[j] * vp.lambda_of(j, d) * e;
+            w.xs[at] = vp.mu(j, d) + w.offset[at];
+        }
+}
+
+// The chunk's gradient terms, weighted by -scale (d H = -scale * d log q): the direct terms of
+// every component through the responsibilities, then component j's reparameterisation paths.
+void add_chunk_gradient(const VariationalPosterior& vp, const MixtureConstants& mix, int j, int count,
+                        double scale, ChunkScratch& w, GradientPart& part) {
+    const int dim = vp.dim;
+    const int sigma_off = vp.sigma_offset(), lambda_off = vp.lambda_offset();
+    std::vector<double>& g = part.g;
+    std::fill(w.dlogq_dx.begin(), w.dlogq_dx.end(), 0.0);
+    for (int c = 0; c < count; ++c) w.total[c] = 1.0 / w.total[c];
+    for (int k = 0; k < vp.k; ++k) {
+        double* r = w.resp.data() + static_cast<size_t>(k) * kChunk;
+        const double* mk = w.maha.data() + static_cast<size_t>(k) * kChunk;
+        for (int c = 0; c < count; ++c) {
+            r[c] *= w.total[c];
+            w.scratch[c] = r[c] * (mk[c] - dim);
+        }
+        g[sigma_off + k] -= scale * sum_lanes(w.scratch.data(), count);
+        const double r_sum = sum_lanes(r, count);
+        part.w_direct[k] += scale * r_sum;
+        component_gradient_terms(w.xs.data(), r, count, dim, vp.mu.row(k), mix.precision.data() + static_cast<size_t>(k) * dim,
+                                 w.dlogq_dx.data(), w.scratch.data(), w.scratch_scale.data(), w.mu_sum.data(),
+                                 w.scale_sum.data());
+        for (int d = 0; d < dim; ++d) {
+            g[k * dim + d] -= scale * w.mu_sum[d];
+            g[lambda_off + vp.lambda_index(k, d)] -= scale * (w.scale_sum[d] - r_sum);
+        }
+    }
+    double path_sigma = 0.0;
+    for (int d = 0; d < dim; ++d) {
+        const double* dx = w.dlogq_dx.data() + static_cast<size_t>(d) * kChunk;
+        const double* off = w.offset.data() + static_cast<size_t>(d) * kChunk;
+        g[j * dim + d] -= scale * sum_lanes(dx, count);
+        for (int c = 0; c < count; ++c) w.scratch[c] = dx[c] * off[c];
+        const double path = sum_lanes(w.scratch.data(), count);
+        path_sigma += path;
+        g[lambda_off + vp.lambda_index(j, d)] -= scale * path;
+    }
+    g[sigma_off + j] -= scale * path_sigma;
+}
+
+// Mean of log q over component j's 2 half draws (eps: half x dim standard normals); with
+// control_variate corrected by regression on u = (|eps|^2 - D) / 2, which has mean 0 under q_j
+// and is -log q_j(x) up to a constant. With part, the draws' gradient terms are added to it.
+double component_mean_log_q(const VariationalPosterior& vp, const MixtureConstants& mix, int j, const double* eps,
+                            int half, bool control_variate, ChunkScratch& w, GradientPart* part) {
+    const int dim = vp.dim;
+    const int n_draws = 2 * half;
+    const double scale = vp.w[j] / n_draws;
+    std::vector<double> u_of(control_variate ? static_cast<size_t>(half) : 0);
+    for (size_t h = 0; h < u_of.size(); ++h) {
+        double norm2 = 0.0;
+        for (int d = 0; d < dim; ++d) norm2 += eps[h * dim + d] * eps[h * dim + d];
+        u_of[h] = 0.5 * (norm2 - dim);
+    }
+    double sum_log_q = 0.0, sum_u = 0.0, sum_u2 = 0.0, sum_u_log_q = 0.0;
+    for (int start = 0; start < n_draws; start += kChunk) {
+        const int count = std::min(kChunk, n_draws - start);
+        place_draws(vp, j, eps, half, start, count, w);
+        for (int k = 0; k < vp.k; ++k)
+            component_log_terms(w.xs.data(), count, dim, vp.mu.row(k), mix.precision.data() + static_cast<size_t>(k) * dim,
+                                mix.log_coef[k], w.maha.data() + static_cast<size_t>(k) * kChunk,
+                                w.resp.data() + static_cast<size_t>(k) * kChunk);
+        log_sum_exp_draws(w.resp.data(), vp.k, count, w.log_max.data(), w.total.data());
+        for (int c = 0; c < count; ++c) w.log_q[c] = w.log_max[c] + std::log(w.total[c]);
+        sum_log_q += sum_lanes(w.log_q.data(), count);
+        if (control_variate)
+            for (int c = 0; c < count; ++c) {
+                const double u = u_of[static_cast<size_t>((start + c) % half)];
+                sum_u += u;
+                sum_u2 += u * u;
+                sum_u_log_q += u * w.log_q[c];
+            }
+        if (part) add_chunk_gradient(vp, mix, j, count, scale, w, *part);
+    }
+    double mean_log_q = sum_log_q / n_draws;
+    if (control_variate) {
+        // Regression estimator mean(log q) - beta mean(u), beta the least-squares slope of log q on u.
+        const double mean_u = sum_u / n_draws;
+        const double var_u = sum_u2 / n_draws - mean_u * mean_u;
+        if (var_u > 0.0) mean_log_q -= (sum_u_log_q / n_draws - mean_u * mean_log_q) / var_u * mean_u;
+    }
+    return mean_log_q;
+}
+
+}  // namespace
+
 double entropy_mc(const VariationalPosterior& vp, int n_per_component, Rng& rng,
                   std::vector<double>* grad, bool control_variate) {
     if (grad && control_variate)
@@ -131,118 +280,41 @@ double entropy_mc(const VariationalPosterior& vp, int n_per_component, Rng& rng,
     const int dim = vp.dim;
     const int k_count = vp.k;
     const int half = (std::max(n_per_component, 1) + 1) / 2;
-    const int n_draws = 2 * half;
-    const int sigma_off = vp.sigma_offset(), lambda_off = vp.lambda_offset(), eta_off = vp.eta_offset();
-    if (grad) grad->assign(vp.theta_size(), 0.0);
+    const size_t per_component = static_cast<size_t>(half) * dim;
+    const MixtureConstants mix = mixture_constants(vp);
+    std::vector<double> eps(per_component * k_count);  // component by component, as the generator gives them
+    for (int j = 0; j < k_count; ++j) rng.normals(eps.data() + j * per_component, per_component);
 
-    // log(w_k) + log normaliser of component k, and its diagonal precision 1 / (sigma_k lambda_kd)^2.
-    std::vector<double> log_coef(k_count);
-    std::vector<double> precision(static_cast<size_t>(k_count) * dim);
-    for (int k = 0; k < k_count; ++k) {
-        double sum_log_lambda = 0.0;
-        for (int d = 0; d < dim; ++d) {
-            sum_log_lambda += std::log(vp.lambda_of(k, d));
-            const double scale = vp.sigma[k] * vp.lambda_of(k, d);
-            precision[static_cast<size_t>(k) * dim + d] = 1.0 / (scale * scale);
-        }
-        log_coef[k] = std::log(vp.w[k]) - 0.5 * dim * kLog2Pi - dim * std::log(vp.sigma[k]) - sum_log_lambda;
-    }
+    const int groups = std::min(k_count, kEntropyGroups);
+    std::vector<double> mean_log_q(k_count);
+    std::vector<GradientPart> parts(grad ? groups : 0, GradientPart{std::vector<double>(vp.theta_size(), 0.0),
+                                                                    std::vector<double>(k_count, 0.0)});
+    const double work = 2.0 * half * k_count * k_count * dim;
+    const int workers = work >= kParallelWork ? std::min(current_threads(), groups) : 1;
+    std::vector<std::unique_ptr<ChunkScratch>> scratch(static_cast<size_t>(std::max(workers, 1)));
+    parallel_for(groups, workers, [&](int group, int worker) {
+        std::unique_ptr<ChunkScratch>& w = scratch[static_cast<size_t>(worker)];
+        if (!w) w = std::make_unique<ChunkScratch>(dim, k_count);
+        GradientPart* part = grad ? &parts[static_cast<size_t>(group)] : nullptr;
+        for (int j = group * k_count / groups; j < (group + 1) * k_count / groups; ++j)
+            mean_log_q[j] = component_mean_log_q(vp, mix, j, eps.data() + j * per_component, half, control_variate, *w, part);
+    });
 
-    const size_t chunk_by_dim = static_cast<size_t>(dim) * kChunk;
-    const size_t chunk_by_k = static_cast<size_t>(k_count) * kChunk;
-    std::vector<double> eps(static_cast<size_t>(half) * dim), xs(chunk_by_dim), offset(chunk_by_dim);
-    std::vector<double> eps_norm2(control_variate ? static_cast<size_t>(half) : 0);
-    std::vector<double> maha(chunk_by_k), resp(chunk_by_k), log_max(kChunk), total(kChunk), log_q(kChunk);
-    std::vector<double> dlogq_dx(chunk_by_dim), scratch(kChunk), scratch_scale(kChunk), mu_sum(dim), scale_sum(dim);
-    std::vector<double> w_direct(k_count, 0.0);  // sum_j w_j mean_s r_k / w_k (direct weight term)
     double entropy = 0.0;
-    for (int j = 0; j < k_count; ++j) {
-        rng.normals(eps.data(), eps.size());
-        const double wj = vp.w[j];
-        const double scale = wj / n_draws;  // d H = -scale * d log q
-        double sum_log_q = 0.0;
-        // Control variate u = (|eps|^2 - D) / 2, mean 0 under q_j; log q(x) ~ log q_j(x) + const = -u + const.
-        double sum_u = 0.0, sum_u2 = 0.0, sum_u_log_q = 0.0;
-        if (control_variate)
-            for (int h = 0; h < half; ++h) {
-                double norm2 = 0.0;
-                for (int d = 0; d < dim; ++d) norm2 += eps[static_cast<size_t>(h) * dim + d] * eps[static_cast<size_t>(h) * dim + d];
-                eps_norm2[static_cast<size_t>(h)] = 0.5 * (norm2 - dim);
-            }
-        for (int start = 0; start < n_draws; start += kChunk) {
-            const int count = std::min(kChunk, n_draws - start);
-            // offset = x - mu_j = sigma_j lambda_j eps with antithetic pairs (draw s and s + half).
-            for (int d = 0; d < dim; ++d)
-                for (int c = 0; c < count; ++c) {
-                    const int s = start + c;
-                    const double sign = s < half ? 1.0 : -1.0;
-                    const double e = eps[static_cast<size_t>(s % half) * dim + d];
-                    offset[static_cast<size_t>(d) * kChunk + c] = sign * vp.sigma[j] * vp.lambda_of(j, d) * e;
-                    xs[static_cast<size_t>(d) * kChunk + c] = vp.mu(j, d) + offset[static_cast<size_t>(d) * kChunk + c];
-                }
-            for (int k = 0; k < k_count; ++k)
-                component_log_terms(xs.data(), count, dim, vp.mu.row(k), precision.data() + static_cast<size_t>(k) * dim,
-                                    log_coef[k], maha.data() + static_cast<size_t>(k) * kChunk,
-                                    resp.data() + static_cast<size_t>(k) * kChunk);
-            log_sum_exp_draws(resp.data(), k_count, count, log_max.data(), total.data());
-            for (int c = 0; c < count; ++c) log_q[c] = log_max[c] + std::log(total[c]);
-            sum_log_q += sum_lanes(log_q.data(), count);
-            if (control_variate)
-                for (int c = 0; c < count; ++c) {
-                    const double u = eps_norm2[static_cast<size_t>((start + c) % half)];
-                    sum_u += u;
-                    sum_u2 += u * u;
-                    sum_u_log_q += u * log_q[c];
-                }
-            if (!grad) continue;
-            std::vector<double>& g = *grad;
-            std::fill(dlogq_dx.begin(), dlogq_dx.end(), 0.0);
-            for (int c = 0; c < count; ++c) total[c] = 1.0 / total[c];
-            for (int k = 0; k < k_count; ++k) {
-                double* r = resp.data() + static_cast<size_t>(k) * kChunk;
-                const double* mk = maha.data() + static_cast<size_t>(k) * kChunk;
-                for (int c = 0; c < count; ++c) {
-                    r[c] *= total[c];
-                    scratch[c] = r[c] * (mk[c] - dim);
-                }
-                g[sigma_off + k] -= scale * sum_lanes(scratch.data(), count);
-                const double r_sum = sum_lanes(r, count);
-                w_direct[k] += scale * r_sum;
-                component_gradient_terms(xs.data(), r, count, dim, vp.mu.row(k),
-                                         precision.data() + static_cast<size_t>(k) * dim, dlogq_dx.data(),
-                                         scratch.data(), scratch_scale.data(), mu_sum.data(), scale_sum.data());
-                for (int d = 0; d < dim; ++d) {
-                    g[k * dim + d] -= scale * mu_sum[d];
-                    g[lambda_off + vp.lambda_index(k, d)] -= scale * (scale_sum[d] - r_sum);
-                }
-            }
-            double path_sigma = 0.0;
-            for (int d = 0; d < dim; ++d) {
-                const double* dx = dlogq_dx.data() + static_cast<size_t>(d) * kChunk;
-                const double* off = offset.data() + static_cast<size_t>(d) * kChunk;
-                g[j * dim + d] -= scale * sum_lanes(dx, count);
-                for (int c = 0; c < count; ++c) scratch[c] = dx[c] * off[c];
-                const double path = sum_lanes(scratch.data(), count);
-                path_sigma += path;
-                g[lambda_off + vp.lambda_index(j, d)] -= scale * path;
-            }
-            g[sigma_off + j] -= scale * path_sigma;
-        }
-        double mean_log_q = sum_log_q / n_draws;
-        if (control_variate) {
-            // Regression estimator mean(log q) - beta mean(u), beta the least-squares slope of log q on u.
-            const double mean_u = sum_u / n_draws;
-            const double var_u = sum_u2 / n_draws - mean_u * mean_u;
-            if (var_u > 0.0) mean_log_q -= (sum_u_log_q / n_draws - mean_u * mean_log_q) / var_u * mean_u;
-        }
-        entropy -= wj * mean_log_q;
-        if (grad && vp.optimize_weights) (*grad)[eta_off + j] -= mean_log_q;
-    }
+    for (int j = 0; j < k_count; ++j) entropy -= vp.w[j] * mean_log_q[j];
     if (!std::isfinite(entropy)) throw_error(Code::numeric, "The Monte Carlo entropy is not finite.");
-    if (grad && vp.optimize_weights) {
-        double* gw = grad->data() + eta_off;
-        // w_direct[k] holds sum_j w_j mean_s r_k; the derivative of q in w_k is N_k / q = r_k / w_k.
-        for (int k = 0; k < k_count; ++k) gw[k] -= w_direct[k] / vp.w[k];
+    if (!grad) return entropy;
+    grad->assign(vp.theta_size(), 0.0);
+    std::vector<double> w_direct(k_count, 0.0);  // sum_j w_j mean_s r_k
+    for (const GradientPart& part : parts) {
+        for (size_t i = 0; i < grad->size(); ++i) (*grad)[i] += part.g[i];
+        for (int k = 0; k < k_count; ++k) w_direct[k] += part.w_direct[k];
+    }
+    if (vp.optimize_weights) {
+        double* gw = grad->data() + vp.eta_offset();
+        // -E_j[log q] is the derivative of -w_j E_j[log q] in w_j with q held fixed; the derivative
+        // of q in w_k is N_k / q = r_k / w_k.
+        for (int k = 0; k < k_count; ++k) gw[k] = -mean_log_q[k] - w_direct[k] / vp.w[k];
         softmax_chain(vp.w, gw, k_count);
     }
     return entropy;

@@ -8,6 +8,7 @@
 #include "test_util.h"
 #include "util/error.hpp"
 #include "util/math.hpp"
+#include "util/parallel.hpp"
 
 using namespace libvbmc;
 using namespace libvbmc_test;
@@ -82,6 +83,46 @@ static void test_mc_gradient_many_chunks(void**) {
 static void test_mc_gradient_component_scales(void**) {
     check_mc_gradient(false, 30, true);
     check_mc_gradient(true, 601, true);
+}
+
+// Enough components and draws for the estimate to be shared among workers (12 components in
+// 8 groups of one or two): value and gradient are bitwise the same on 1, 2 or 5 threads, and the
+// gradient is still the derivative of the estimate.
+static void test_mc_same_on_any_thread_count(void**) {
+    Rng setup(41);
+    VariationalPosterior vp = random_vp(4, 12, setup, true, true);
+    const int n = 1500;
+    std::vector<double> grad_one;
+    double h_one = 0.0;
+    {
+        const ThreadScope scope(1);
+        Rng rng(7);
+        h_one = entropy_mc(vp, n, rng, &grad_one);
+    }
+    for (int threads : {2, 5}) {
+        const ThreadScope scope(threads);
+        std::vector<double> grad;
+        Rng rng(7);
+        const double h = entropy_mc(vp, n, rng, &grad);
+        assert_memory_equal(&h, &h_one, sizeof h);
+        assert_memory_equal(grad.data(), grad_one.data(), grad.size() * sizeof(double));
+        Rng rng_value(7);
+        const double value_only = entropy_mc(vp, n, rng_value, nullptr, true);
+        Rng rng_value_one(7);
+        const ThreadScope one(1);
+        const double value_only_one = entropy_mc(vp, n, rng_value_one, nullptr, true);
+        assert_memory_equal(&value_only, &value_only_one, sizeof value_only);
+    }
+    const ThreadScope scope(2);
+    const std::vector<double> theta = vp.get_theta();
+    auto f = [&](const std::vector<double>& t) {
+        VariationalPosterior v = vp;
+        v.set_theta(t);
+        Rng rng(7);
+        return entropy_mc(v, n, rng, nullptr);
+    };
+    const std::vector<double> fd = central_diff(f, theta, 1e-5);
+    for (size_t i = 0; i < fd.size(); ++i) assert_close(grad_one[i], fd[i], 1e-6 * (1.0 + std::fabs(fd[i])));
 }
 
 static void check_lb_gradient(int k, bool weights, bool component_scales = false) {
@@ -169,6 +210,7 @@ int main(void) {
         cmocka_unit_test(test_mc_gradient_free_weights),
         cmocka_unit_test(test_mc_gradient_many_chunks),
         cmocka_unit_test(test_mc_gradient_component_scales),
+        cmocka_unit_test(test_mc_same_on_any_thread_count),
         cmocka_unit_test(test_lb_gradient),
         cmocka_unit_test(test_mc_gradient_unbiased_single),
     };
