@@ -10,6 +10,13 @@ namespace libvbmc {
 
 namespace {
 
+// log Gamma(x) by the reentrant lgamma_r: std::lgamma writes the global signgam, a data race when
+// several runs train their GPs at once.
+double log_gamma(double x) {
+    int sign = 0;
+    return ::lgamma_r(x, &sign);
+}
+
 constexpr double kLogSqrt2Pi = 0.91893853320467274178032973640562;
 constexpr double kPi = 3.14159265358979323846264338327950;
 constexpr double kBoundsTol = 1e-6;  // gpyreg's `tol` in get_bounds_info
@@ -44,7 +51,7 @@ double incomplete_beta_fraction(double a, double b, double x) {
 double regularized_incomplete_beta(double a, double b, double x, double x_complement) {
     if (x <= 0.0) return 0.0;
     if (x_complement <= 0.0) return 1.0;
-    const double log_front = std::lgamma(a + b) - std::lgamma(a) - std::lgamma(b) + a * std::log(x) + b * std::log(x_complement);
+    const double log_front = log_gamma(a + b) - log_gamma(a) - log_gamma(b) + a * std::log(x) + b * std::log(x_complement);
     if (x < (a + 1.0) / (a + b + 2.0)) return std::exp(log_front) * incomplete_beta_fraction(a, b, x) / a;
     return 1.0 - std::exp(log_front) * incomplete_beta_fraction(b, a, x_complement) / b;
 }
@@ -67,7 +74,7 @@ double student_t_cdf(double t, double df) {
 
 // log of the Student's t normalising constant Gamma((v+1)/2) / (Gamma(v/2) sqrt(v pi)).
 double student_t_log_norm(double df) {
-    return std::lgamma(0.5 * (df + 1.0)) - std::lgamma(0.5 * df) - 0.5 * std::log(kPi * df);
+    return log_gamma(0.5 * (df + 1.0)) - log_gamma(0.5 * df) - 0.5 * std::log(kPi * df);
 }
 
 // Numpy-style quantile (linear interpolation between order statistics).

@@ -4,8 +4,10 @@
 
 #include <algorithm>
 #include <atomic>
+#include <chrono>
 #include <stdexcept>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "test_util.h"
@@ -48,9 +50,12 @@ static void test_exception_reaches_caller(void**) {
         std::atomic<int> started{0};
         bool caught = false;
         try {
+            // Later tasks take 2 ms, so the whole loop would take a second: far longer than
+            // the failure needs to reach the other workers.
             parallel_for(500, threads, [&](int index, int) {
                 ++started;
                 if (index == 10) throw std::runtime_error("task 10 failed");
+                if (index > 10) std::this_thread::sleep_for(std::chrono::milliseconds(2));
             });
         } catch (const std::runtime_error& e) {
             caught = std::string(e.what()) == "task 10 failed";
