@@ -55,6 +55,9 @@ static VariationalPosterior make_vp(int dim, Rng& rng) {
     return vp;
 }
 
+// The largest training value, the y_max of the acquisitions.
+static double largest_value(const Gp& gp) { return *std::max_element(gp.data.y.begin(), gp.data.y.end()); }
+
 // Every value of every candidate: acq_evaluate for the kinds it covers, else the kind's scorer.
 static void score_all(const Gp& gp, const VariationalPosterior& vp, const Matrix& candidates, double y_max,
                       const AcqSettings& s, const AcqScorer& scorer, std::vector<double>& all) {
@@ -71,8 +74,7 @@ static void test_matches_exhaustive_scoring(void**) {
     Rng rng(12);
     const Gp gp = make_gp(rng);
     const VariationalPosterior vp = make_vp(gp.dim, rng);
-    double y_max = -INFINITY;
-    for (double y : gp.data.y) y_max = std::max(y_max, y);
+    const double y_max = largest_value(gp);
     for (const AcqEntry& entry : acq_registry()) {
         const AcqKind kind = entry.kind;
         for (int config = 0; config < (kind == AcqKind::ivr ? 3 : 2); ++config) {
@@ -112,8 +114,7 @@ static void test_best_few_match_exhaustive_scoring(void**) {
     Rng rng(21);
     const Gp gp = make_gp(rng);
     const VariationalPosterior vp = make_vp(gp.dim, rng);
-    double y_max = -INFINITY;
-    for (double y : gp.data.y) y_max = std::max(y_max, y);
+    const double y_max = largest_value(gp);
     for (AcqKind kind : {AcqKind::log, AcqKind::ivr, AcqKind::npro, AcqKind::viqr}) {
         AcqSettings s;
         s.kind = kind;
@@ -146,8 +147,7 @@ static void test_threads_give_the_same_result(void**) {
     Rng rng(33);
     const Gp gp = make_gp(rng);
     const VariationalPosterior vp = make_vp(gp.dim, rng);
-    double y_max = -INFINITY;
-    for (double y : gp.data.y) y_max = std::max(y_max, y);
+    const double y_max = largest_value(gp);
     for (AcqKind kind : {AcqKind::log, AcqKind::ivr, AcqKind::viqr}) {
         AcqSettings s;
         s.kind = kind;
