@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <string>
 
 #include "util/error.hpp"
@@ -70,7 +71,9 @@ double cholesky_jitter(const Matrix& a, Matrix& l) {
         lower_onto_upper(a, l);
         for (int i = 0; i < n; ++i) l(i, i) += jitter;
         if (factor_upper_stored(l)) return jitter;
-        jitter = jitter == 0.0 ? 1e-10 * mean_diag : jitter * 10.0;
+        // The first jitter is at least the smallest normal double: on a subnormal diagonal,
+        // 1e-10 * mean_diag rounds to 0 and the loop would never end.
+        jitter = jitter == 0.0 ? std::max(1e-10 * mean_diag, std::numeric_limits<double>::min()) : jitter * 10.0;
         if (jitter > 1e-2 * mean_diag)
             throw_error(Code::numeric, "Cholesky: the matrix is not positive definite even with jitter");
     }

@@ -124,6 +124,15 @@ static bool cholesky_fails_numerically(const Matrix& a) {
     return false;
 }
 
+// An indefinite matrix with a subnormal diagonal: no jitter can rescue it, and the search for
+// one ends with an error (its first step, 1e-10 * mean diag, used to round to 0 and loop forever).
+static void test_subnormal_indefinite_is_an_error(void**) {
+    Matrix a(2, 2);
+    a(0, 0) = a(1, 1) = 1e-315;
+    a(0, 1) = a(1, 0) = 2e-315;
+    assert_true(cholesky_fails_numerically(a));
+}
+
 // A NaN on the diagonal is caught before the factorisation; one below it (which LAPACKE's scan
 // would have caught and the _work call does not) shows in the factor's diagonal.
 static void test_nan_is_an_error(void**) {
@@ -244,6 +253,7 @@ int main(void) {
         cmocka_unit_test(test_covariance_square_root),
         cmocka_unit_test(test_forward_substitution),
         cmocka_unit_test(test_jitter_rescues_singular),
+        cmocka_unit_test(test_subnormal_indefinite_is_an_error),
         cmocka_unit_test(test_nan_is_an_error),
         cmocka_unit_test(test_rng_is_reproducible),
         cmocka_unit_test(test_rng_paired_normals),
