@@ -12,6 +12,8 @@ namespace libvbmc {
 // component (rounded up to even) and reparameterised draws x = mu_j + sigma_j lambda_j * eps.
 // grad (if not null, resized to theta_size) is the exact derivative of the estimate for the
 // draws used, hence unbiased for the entropy gradient.
+// The components are summed in fixed groups shared among current_threads() workers when the call
+// is long enough (util/parallel.hpp); value and gradient do not depend on the number of workers.
 // control_variate (value only, grad must be null): each component's mean of log q is corrected by
 // regression on u = (|eps|^2 - D) / 2, which has mean 0 and is -log q_j(x) up to a constant, so most
 // of the variance of log q within a component cancels (exact for one component; bias O(1/n)).
