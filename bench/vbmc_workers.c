@@ -16,7 +16,8 @@
  * time when one simulated unit lasts U seconds (default 1) and the host's own measured CPU time
  * delays the workers (sim_wall_hosted: the same order of events, each ask and tell starting when
  * the host is free and its result has arrived; CPU rather than wall time, which on a shared
- * machine includes waiting for a core), the library's real time (wall and CPU, per run and per
+ * machine includes waiting for a core), the simulated time when the locating stage ended
+ * (sim_wall_locate, 0 without one), the library's real time (wall and CPU, per run and per
  * evaluation told), evaluations told and dispatched, and the LML error and gsKL of the
  * final posterior. Exit code: 0 if the run finished, 1 on a usage error, 2 if the library
  * failed. */
@@ -159,6 +160,7 @@ typedef struct outcome {
     vbmc_status status;
     const char *failed_call;
     double sim_wall, sim_wall_hosted;
+    double sim_wall_locate; /* simulated time when the locating stage ended (0 if it never ran) */
     long long dispatched;
     int max_busy;
 } outcome;
@@ -168,10 +170,10 @@ static outcome simulate(vbmc *run, const bench_target *p, const args *a, host_cl
     worker *w = calloc((size_t)a->workers, sizeof *w);
     bench_rng durations;
     bench_rng_seed(&durations, (uint64_t)a->seed + DURATION_STREAM);
-    outcome o = {VBMC_OK, NULL, 0.0, 0.0, 0, 0};
+    outcome o = {VBMC_OK, NULL, 0.0, 0.0, 0.0, 0, 0};
     double now = 0.0; /* simulated time with a host that takes no time */
-    int done = 0;
-    if (!w) return (outcome){VBMC_E_NOMEM, "calloc", 0, 0, 0, 0};
+    int done = 0, was_locating = 0;
+    if (!w) return (outcome){VBMC_E_NOMEM, "calloc", 0, 0, 0, 0, 0};
     while (!done) {
         for (int i = 0; i < a->workers && !done; ++i) {
             if (w[i].busy) continue;
@@ -208,6 +210,9 @@ static outcome simulate(vbmc *run, const bench_target *p, const args *a, host_cl
             o.failed_call = "vbmc_tell";
             break;
         }
+        double locating = 0.0;
+        if (vbmc_stat(run, "locating", &locating) == VBMC_OK && locating == 0.0 && was_locating) o.sim_wall_locate = now;
+        was_locating = locating != 0.0;
     }
     o.sim_wall = now;
     o.sim_wall_hosted = host->now;
@@ -267,6 +272,7 @@ static void write_record(json_out *line, const args *a, const bench_target *p, l
     json_key(line, "locate_evals"); json_double(line, run ? stat_or_nan(run, "locate_evals") : NAN);
     json_key(line, "sim_wall"); json_double(line, o->sim_wall);
     json_key(line, "sim_wall_hosted"); json_double(line, o->sim_wall_hosted);
+    json_key(line, "sim_wall_locate"); json_double(line, o->sim_wall_locate);
     json_key(line, "library_wall_s"); json_double(line, host->wall);
     json_key(line, "library_cpu_s"); json_double(line, host->cpu);
     json_key(line, "library_wall_per_eval_s"); json_double(line, host->wall / fevals);
@@ -304,7 +310,7 @@ int main(int argc, char **argv) {
     vbmc *run = NULL;
     vbmc_post *post = NULL;
     host_clock host = {0.0, 0.0, 0.0, a.unit_seconds};
-    outcome o = {VBMC_OK, NULL, NAN, NAN, 0, 0};
+    outcome o = {VBMC_OK, NULL, NAN, NAN, NAN, 0, 0};
     o.status = make_run(&a, &target, budget, &run, error, sizeof error);
     if (o.status != VBMC_OK) o.failed_call = "vbmc_create";
     if (o.status == VBMC_OK) o = simulate(run, &target, &a, &host);
