@@ -21,9 +21,6 @@ constexpr double kMaxExtrapolation = 4.0;
 // Curvature pairs kept (L-BFGS): on the real posteriors of bench/real, 5 reached the tops of the
 // regressions with very informative data in 190-310 evaluations where full BFGS needed 260-460.
 constexpr int kMemory = 5;
-// Steps in a row gaining less than crawl_gain before the climb may stop as crawling: on the
-// real posteriors two also stopped it in slow stretches of the regressions' ridges.
-constexpr int kCrawlSteps = 3;
 
 double dot(const std::vector<double>& a, const std::vector<double>& b) {
     double total = 0.0;
@@ -37,7 +34,7 @@ const char* climb_stop_text(ClimbStop stop) {
     switch (stop) {
         case ClimbStop::running: return "climbing";
         case ClimbStop::no_ascent: return "no step along its direction gained (the top, to the precision of its gradients)";
-        case ClimbStop::crawling: return "three steps in a row gained less than its crawl threshold each, and its model promises no more";
+        case ClimbStop::crawling: return "its last steps each gained less than its crawl threshold, and its model promises no more";
         case ClimbStop::no_gradient: return "a gradient value failed";
         case ClimbStop::abandoned: return "one of its points was abandoned";
         case ClimbStop::max_evaluations: return "its budget is spent";
@@ -52,25 +49,55 @@ GradientClimb::GradientClimb(int dim, const GradientClimbSettings& settings, con
     start_gradient();
 }
 
+// Row d: base + h_d e_d, h_d = kDifferenceStep max(1, |base_d|).
+Matrix GradientClimb::difference_design(const std::vector<double>& base) const {
+    Matrix points(dim_, dim_);
+    for (int d = 0; d < dim_; ++d) {
+        for (int a = 0; a < dim_; ++a) points(d, a) = base[static_cast<size_t>(a)];
+        points(d, d) += kDifferenceStep * std::max(1.0, std::fabs(base[static_cast<size_t>(d)]));
+    }
+    return points;
+}
+
 void GradientClimb::start_gradient() {
     phase_ = Phase::gradient;
-    difference_points_ = Matrix(dim_, dim_);
-    for (int d = 0; d < dim_; ++d) {
-        for (int a = 0; a < dim_; ++a) difference_points_(d, a) = centre_[static_cast<size_t>(a)];
-        difference_points_(d, d) += kDifferenceStep * std::max(1.0, std::fabs(centre_[static_cast<size_t>(d)]));
-    }
+    difference_points_ = difference_design(centre_);
     difference_values_.assign(static_cast<size_t>(dim_), NAN);
     difference_next_ = 0;
+    adopt_speculation();
+}
+
+// The speculative gradient around the new centre, if any, becomes the gradient's first points
+// (finished at once when all are in); the others are dead, kept until their points are told.
+void GradientClimb::adopt_speculation() {
+    for (Speculation& s : speculative_) s.dead = true;
+    const auto mine = std::find_if(speculative_.begin(), speculative_.end(), [&](const Speculation& s) { return s.base == centre_; });
+    if (mine != speculative_.end()) {
+        for (int d = 0; d < mine->asked; ++d) {
+            std::memcpy(difference_points_.row(d), mine->points.row(d), sizeof(double) * static_cast<size_t>(dim_));
+            difference_values_[static_cast<size_t>(d)] = mine->values[static_cast<size_t>(d)];
+        }
+        difference_next_ = mine->asked;
+        speculative_.erase(mine);
+    }
+    speculative_.erase(std::remove_if(speculative_.begin(), speculative_.end(), [](const Speculation& s) {
+                           return std::none_of(s.values.begin(), s.values.begin() + s.asked, [](double v) { return std::isnan(v); });
+                       }),
+                       speculative_.end());
+    if (std::none_of(difference_values_.begin(), difference_values_.end(), [](double v) { return std::isnan(v); }))
+        finish_gradient();
 }
 
 std::vector<double> GradientClimb::propose() {
+    last_was_difference_ = false;
     if (!running()) return {};
     if (phase_ == Phase::gradient) {
         if (difference_next_ >= dim_) return {};
+        last_was_difference_ = true;
         const double* row = difference_points_.row(difference_next_++);
         return std::vector<double>(row, row + dim_);
     }
-    if (trial_out_) return {};
+    if (trial_out_) return propose_speculative();
     trial_.assign(static_cast<size_t>(dim_), 0.0);
     for (int a = 0; a < dim_; ++a)
         trial_[static_cast<size_t>(a)] = centre_[static_cast<size_t>(a)] + line_.next_step() * direction_[static_cast<size_t>(a)];
@@ -78,8 +105,21 @@ std::vector<double> GradientClimb::propose() {
     return trial_;
 }
 
+// The next difference point around the trial out (its speculative gradient is the last).
+std::vector<double> GradientClimb::propose_speculative() {
+    if (speculative_.empty() || speculative_.back().base != trial_)
+        speculative_.push_back({trial_, difference_design(trial_), std::vector<double>(static_cast<size_t>(dim_), NAN), 0, false});
+    Speculation& s = speculative_.back();
+    if (s.asked >= dim_) return {};
+    last_was_difference_ = true;
+    const double* row = s.points.row(s.asked++);
+    return std::vector<double>(row, row + dim_);
+}
+
 void GradientClimb::move_last_proposal(const double* z) {
-    if (phase_ == Phase::line && trial_out_) trial_.assign(z, z + dim_);
+    if (phase_ == Phase::line && trial_out_ && last_was_difference_)
+        std::memcpy(speculative_.back().points.row(speculative_.back().asked - 1), z, sizeof(double) * static_cast<size_t>(dim_));
+    else if (phase_ == Phase::line && trial_out_) trial_.assign(z, z + dim_);
     else if (phase_ == Phase::gradient && difference_next_ > 0)
         std::memcpy(difference_points_.row(difference_next_ - 1), z, sizeof(double) * static_cast<size_t>(dim_));
 }
@@ -88,7 +128,24 @@ bool GradientClimb::is_proposal(const double* z, const double* proposal) const {
     return std::memcmp(proposal, z, sizeof(double) * static_cast<size_t>(dim_)) == 0;
 }
 
+// A speculative difference point's value (also once the climb has stopped, so that the caller
+// knows the point for one); a dead speculation goes once all its values are in.
+bool GradientClimb::tell_speculative(const double* z, double f) {
+    for (auto s = speculative_.begin(); s != speculative_.end(); ++s) {
+        for (int d = 0; d < s->asked; ++d) {
+            if (!is_proposal(z, s->points.row(d)) || !std::isnan(s->values[static_cast<size_t>(d)])) continue;
+            s->values[static_cast<size_t>(d)] = std::isfinite(f) ? f : INFINITY;
+            if (running()) count_evaluation();
+            if (s->dead && std::none_of(s->values.begin(), s->values.begin() + s->asked, [](double v) { return std::isnan(v); }))
+                speculative_.erase(s);
+            return true;
+        }
+    }
+    return false;
+}
+
 ClimbPoint GradientClimb::tell(const double* z, double f) {
+    if (tell_speculative(z, f)) return ClimbPoint::difference;
     if (!running()) return ClimbPoint::none;
     if (phase_ == Phase::line) {
         if (!trial_out_ || !is_proposal(z, trial_.data())) return ClimbPoint::none;
@@ -110,6 +167,17 @@ ClimbPoint GradientClimb::tell(const double* z, double f) {
         return ClimbPoint::difference;
     }
     return ClimbPoint::none;
+}
+
+bool GradientClimb::owns(const double* z) const {
+    if (phase_ == Phase::line && trial_out_ && is_proposal(z, trial_.data())) return true;
+    if (phase_ == Phase::gradient)
+        for (int d = 0; d < difference_next_; ++d)
+            if (std::isnan(difference_values_[static_cast<size_t>(d)]) && is_proposal(z, difference_points_.row(d))) return true;
+    for (const Speculation& sp : speculative_)
+        for (int d = 0; d < sp.asked; ++d)
+            if (std::isnan(sp.values[static_cast<size_t>(d)]) && is_proposal(z, sp.points.row(d))) return true;
+    return false;
 }
 
 void GradientClimb::count_evaluation() {
@@ -161,7 +229,7 @@ void GradientClimb::start_line() {
     set_direction();
     if (!running()) return;
     // The quasi-Newton model's gain for the full step is g.H g / 2.
-    if (small_steps_ >= kCrawlSteps && 0.5 * slope_ < settings_.crawl_gain) {
+    if (small_steps_ >= settings_.crawl_steps && 0.5 * slope_ < settings_.crawl_gain) {
         stop_ = ClimbStop::crawling;
         return;
     }
@@ -201,6 +269,7 @@ void GradientClimb::accept_trial(const std::vector<double>& trial, double f) {
 }
 
 void GradientClimb::forget(const double* z) {
+    if (tell_speculative(z, NAN)) return;  // a missing speculative value fails that gradient only if it is used
     if (!running()) return;
     bool mine = phase_ == Phase::line && trial_out_ && is_proposal(z, trial_.data());
     for (int d = 0; d < difference_next_ && !mine; ++d) {
@@ -214,6 +283,7 @@ void GradientClimb::write(Writer& out) const {
     out.i64(dim_);
     out.f64(settings_.crawl_gain);
     out.i64(settings_.max_evaluations);
+    out.i64(settings_.crawl_steps);
     out.u8(static_cast<uint8_t>(stop_));
     if (stop_ == ClimbStop::not_run) return;
     out.u8(static_cast<uint8_t>(phase_));
@@ -235,6 +305,14 @@ void GradientClimb::write(Writer& out) const {
     out.boolean(trial_out_);
     out.doubles(best_trial_);
     out.boolean(retried_);
+    out.u64(speculative_.size());
+    for (const Speculation& sp : speculative_) {
+        out.doubles(sp.base);
+        out.matrix(sp.points);
+        out.doubles(sp.values);
+        out.i64(sp.asked);
+        out.boolean(sp.dead);
+    }
 }
 
 GradientClimb GradientClimb::read(Reader& in) {
@@ -242,6 +320,7 @@ GradientClimb GradientClimb::read(Reader& in) {
     c.dim_ = static_cast<int>(in.bounded(0, 64, "gradient-climb dimension"));
     c.settings_.crawl_gain = in.f64();
     c.settings_.max_evaluations = static_cast<int>(in.bounded(0, 1 << 30, "gradient-climb budget"));
+    c.settings_.crawl_steps = static_cast<int>(in.bounded(1, 1 << 30, "gradient-climb crawl steps"));
     const uint8_t stop = in.u8();
     if (stop > static_cast<uint8_t>(ClimbStop::not_run)) throw_error(Code::format, "the gradient climb has an unknown state");
     c.stop_ = static_cast<ClimbStop>(stop);
@@ -267,6 +346,16 @@ GradientClimb GradientClimb::read(Reader& in) {
     c.trial_out_ = in.boolean();
     c.best_trial_ = in.doubles();
     c.retried_ = in.boolean();
+    const int64_t n_speculative = in.bounded(0, 1 << 20, "speculative gradient count");
+    for (int64_t i = 0; i < n_speculative; ++i) {
+        Speculation sp;
+        sp.base = in.doubles();
+        sp.points = in.matrix();
+        sp.values = in.doubles();
+        sp.asked = static_cast<int>(in.bounded(1, c.dim_, "speculative gradient points asked"));
+        sp.dead = in.boolean();
+        c.speculative_.push_back(std::move(sp));
+    }
     c.check_shapes();
     return c;
 }
@@ -280,7 +369,10 @@ void GradientClimb::check_shapes() const {
                     difference_points_.cols == dim_ && sized(difference_values_) && sized_or_empty(direction_) &&
                     sized_or_empty(trial_) && (!trial_out_ || sized(trial_)) && sized_or_empty(best_trial_) &&
                     (phase_ != Phase::line || !line_.rose() || sized(best_trial_)) && (phase_ == Phase::gradient || (sized(direction_) && sized(gradient_)));
-    if (!ok) throw_error(Code::format, "the gradient climb holds a point or matrix of the wrong dimension");
+    const bool speculative_ok = std::all_of(speculative_.begin(), speculative_.end(), [&](const Speculation& sp) {
+        return sized(sp.base) && sp.points.rows == dim_ && sp.points.cols == dim_ && sized(sp.values);
+    });
+    if (!ok || !speculative_ok) throw_error(Code::format, "the gradient climb holds a point or matrix of the wrong dimension");
 }
 
 }  // namespace libvbmc

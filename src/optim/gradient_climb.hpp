@@ -10,11 +10,17 @@
 // until a step rises, then extrapolating or refining while that pays (a long curved ridge needs
 // steps far from the quasi-Newton one, and each gradient costs D evaluations). The climb stops
 // at the top, when no step along the direction gains anything (the precision of its gradients);
-// when it crawls, three accepted steps in a row each gaining less than crawl_gain while its
+// when it crawls, crawl_steps accepted steps in a row each gaining less than crawl_gain while its
 // model promises less than that for the next (the top's neighbourhood, where the trust region's
 // models measure the covariance; a model promising more keeps it going through a slow stretch of
 // a curved ridge); when a gradient cannot be
 // formed (a failed or non-finite value); or when its budget is spent.
+//
+// With a trial out, a caller with workers to spare may ask for more: the D difference points
+// around the trial, a speculative gradient. When the line search accepts that trial, its
+// gradient is (partly) in already and the next iteration saves the round a gradient would wait
+// for; a speculative gradient of a trial not accepted is spent budget. A caller that asks one
+// point at a time never sees one, and the climb is then as without them.
 #pragma once
 #include <cmath>
 #include <cstdint>
@@ -32,6 +38,10 @@ struct GradientClimbSettings {
     // promises less than this for the next: the climb crawls and stops.
     double crawl_gain = 1.0;
     int max_evaluations = 100;  // told values of its own proposals
+    // Accepted steps in a row gaining less than crawl_gain before the climb may stop as crawling:
+    // on the real posteriors of bench/real, 2 stopped it in slow stretches of the regressions'
+    // ridges, where the trust region then creeps one point at a time.
+    int crawl_steps = 3;
 };
 
 // not_run: a climb never started (no gradients for noisy values); abandoned: a proposal was forgotten.
@@ -68,8 +78,14 @@ public:
     // propose() would return a point: a gradient's difference point not yet asked, or the next
     // trial along the direction with none out.
     bool has_proposal() const {
-        return running() && (phase_ == Phase::gradient ? difference_next_ < dim_ : !trial_out_);
+        if (!running()) return false;
+        if (phase_ == Phase::gradient) return difference_next_ < dim_;
+        return !trial_out_ || speculative_.empty() || speculative_.back().base != trial_ || speculative_.back().asked < dim_;
     }
+    // The last proposal was a gradient's difference point (speculative or not).
+    bool last_was_difference() const { return last_was_difference_; }
+    // z is a proposal of this climb still waiting for its value (also once it has stopped).
+    bool owns(const double* z) const;
     int evaluations() const { return evaluations_; }
     // The covariance of a Gaussian around the climb's point: the L-BFGS estimate of
     // (-Hessian)^-1 (the scaled identity before the first pair).
@@ -82,6 +98,20 @@ public:
 
 private:
     enum class Phase : uint8_t { gradient, line };
+    // The difference points asked around a trial before its value came: the trial as evaluated,
+    // the D points (the first `asked` asked), their values (NaN until told, INFINITY for a
+    // failure); dead once the line search has ended without accepting the trial.
+    struct Speculation {
+        std::vector<double> base;
+        Matrix points;
+        std::vector<double> values;
+        int asked = 0;
+        bool dead = false;
+    };
+    Matrix difference_design(const std::vector<double>& base) const;
+    std::vector<double> propose_speculative();
+    bool tell_speculative(const double* z, double f);
+    void adopt_speculation();
     void start_gradient();
     void finish_gradient();
     void start_line();
@@ -118,6 +148,8 @@ private:
     bool trial_out_ = false;
     std::vector<double> best_trial_;
     bool retried_ = false;
+    std::vector<Speculation> speculative_;  // the current trial's last
+    bool last_was_difference_ = false;      // of the last proposal only (not written)
 };
 
 }  // namespace libvbmc

@@ -115,10 +115,29 @@ void TrustRegionSearch::start_verification(const double* centre, double centre_v
     std::vector<double> curvature;
     Matrix vectors;
     symmetric_eigen(model_.h, curvature, vectors);
+    for (double& h : curvature) h = model_sd(h);
+    start_star(centre, centre_value, curvature, vectors);
+}
+
+// The star design along the eigenvectors of a covariance of the top (e.g. a gradient climb's
+// estimate), one SD of it along each (the trust radius where it is not positive).
+void TrustRegionSearch::verify(const double* centre, double centre_value, const Matrix& covariance) {
+    std::vector<double> variance;
+    Matrix vectors;
+    symmetric_eigen(covariance, variance, vectors);
+    for (double& v : variance) v = v > 0.0 ? std::sqrt(v) : radius_;
+    if (stop_ != TrustRegionStop::running || !proposals_.empty()) return;
+    start_star(centre, centre_value, variance, vectors);
+    remodel_after_star_ = true;
+}
+
+// The star design's points: `sds[i]` times unit direction i (columns of `vectors`), then the axes.
+void TrustRegionSearch::start_star(const double* centre, double centre_value, const std::vector<double>& sds,
+                                   const Matrix& vectors) {
     star_directions_ = Matrix(dim_, 2 * dim_);
     const double steps = std::max(1.0, std::sqrt(7.0 * settings_.noise_sd));
     for (int i = 0; i < dim_; ++i) {
-        const double sd = std::min(steps * model_sd(curvature[static_cast<size_t>(i)]), settings_.max_radius);
+        const double sd = std::min(steps * sds[static_cast<size_t>(i)], settings_.max_radius);
         for (int a = 0; a < dim_; ++a) star_directions_(a, i) = sd * vectors(a, i);
     }
     // Axis d steps the model's marginal SD sqrt(sum_i (direction i)_d^2).
@@ -180,10 +199,21 @@ TrustRegionSearch::StarSummary TrustRegionSearch::summarise_star() const {
 }
 
 // After the star design: located when its gains stay below gain_tolerance; otherwise the climb
-// resumes with a radius reaching the furthest directional maximum.
+// resumes with a radius reaching the furthest directional maximum. A star along a covariance
+// handed over (verify) that finds the top is followed by the model's own star design: the
+// covariance's eigenvectors need not be the top's (a climb's L-BFGS estimate), and the
+// covariance the search reports comes from the star's directions, where the model fitted to
+// the first star's points aligns them (on bench/workers' cigar_D6 with 16 or 64 workers, a
+// located box from the climb's directions alone started VBMC from a surrogate far off).
 void TrustRegionSearch::finish_verification() {
     verifying_ = false;
     const StarSummary sum = summarise_star();
+    if (sum.gain < settings_.gain_tolerance && remodel_after_star_) {
+        remodel_after_star_ = false;
+        flat_steps_ = kFlatSteps;  // the next proposal starts the model's own star design
+        return;
+    }
+    remodel_after_star_ = false;
     if (sum.gain < settings_.gain_tolerance) {
         located_covariance_ = sum.covariance;
         stop_ = TrustRegionStop::located;
@@ -363,6 +393,7 @@ void TrustRegionSearch::write(Writer& out) const {
         out.i64(p.star_index);
     }
     out.boolean(verifying_);
+    out.boolean(remodel_after_star_);
     out.doubles(star_centre_);
     out.f64(star_centre_value_);
     out.matrix(star_directions_);
@@ -407,6 +438,7 @@ TrustRegionSearch TrustRegionSearch::read(Reader& in) {
         s.proposals_.push_back(p);
     }
     s.verifying_ = in.boolean();
+    s.remodel_after_star_ = in.boolean();
     s.star_centre_ = in.doubles();
     s.star_centre_value_ = in.f64();
     s.star_directions_ = in.matrix();

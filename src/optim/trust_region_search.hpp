@@ -55,6 +55,11 @@ public:
     void move_last_proposal(const double* z);
     // Forget a proposal that will never get a value (abandoned by the caller).
     void forget(const double* z);
+    // Check a top already climbed to (e.g. by a gradient climb that stopped there) at once: the
+    // star design around `centre` (value `centre_value`) along the eigenvectors of `covariance`
+    // (D x D), one SD of it along each; when it finds the top, the model's own star design
+    // follows. Nothing happens with proposals out or once stopped.
+    void verify(const double* centre, double centre_value, const Matrix& covariance);
 
     int dim() const { return dim_; }
     TrustRegionStop stop() const { return stop_; }
@@ -94,6 +99,7 @@ private:
     bool poised_direction(const Matrix& z, int centre, std::vector<double>& weakest) const;
     double model_sd(double h) const;
     void start_verification(const double* centre, double centre_value);
+    void start_star(const double* centre, double centre_value, const std::vector<double>& sds, const Matrix& vectors);
     void record_star_value(int index, double value);
     StarSummary summarise_star() const;
     void finish_verification();
@@ -118,6 +124,7 @@ private:
     // column D + d: one marginal SD along axis d), values told (2 per direction, NaN until told),
     // the next index to propose.
     bool verifying_ = false;
+    bool remodel_after_star_ = false;  // the star under way came from verify()
     std::vector<double> star_centre_;
     double star_centre_value_ = 0.0;
     Matrix star_directions_;

@@ -64,6 +64,12 @@ constexpr double kReachSds = 2.0;
 // promises no more, hands over to the trust region (optim/gradient_climb.hpp; measured on the real
 // posteriors: a threshold of max(1, D/2) stopped the regressions' climbs half-way up their ridges).
 constexpr double kClimbCrawlGain = 1.0;
+// With several points out allowed, one such step is enough: the star designs then check the top
+// with 4 D points at a time, where each further step keeps the workers but 2 (D + 1) idle for a
+// round (bench/workers, cigar_D6 with 16 workers, seeds 1-5, speed-ups over one worker with
+// the climb's star alone: 10.0 with 2 steps, 10.1 with 3, 11.9 with 1; the accuracy did not
+// differ beyond the seeds' spread).
+constexpr int kParallelCrawlSteps = 1;
 }  // namespace
 
 bool Run::locate_due(std::string& reason) const {
@@ -115,8 +121,17 @@ void Run::start_search(std::vector<int> members) {
     ++locate_.searches;
     locate_.climb = GradientClimb();
     const int centre = search_centre();
-    if (settings_.locate_climb && evals_.typical_noise_sd() == 0.0 && centre >= 0)
-        locate_.climb = GradientClimb(dim_, {kClimbCrawlGain, budget}, evals_[centre].z.data(), evals_[centre].log_joint_z());
+    if (climbs() && centre >= 0)
+        locate_.climb = GradientClimb(dim_, climb_settings(), evals_[centre].z.data(), evals_[centre].log_joint_z());
+}
+
+// Whether searches open with a gradient climb: option locate_climb on and exact values.
+bool Run::climbs() const { return settings_.locate_climb && evals_.typical_noise_sd() == 0.0; }
+
+GradientClimbSettings Run::climb_settings() const {
+    GradientClimbSettings climb{kClimbCrawlGain, std::max(1, locate_budget_left())};
+    if (settings_.max_pending > 1) climb.crawl_steps = kParallelCrawlSteps;
+    return climb;
 }
 
 void Run::start_locating(const std::string& reason) {
@@ -127,15 +142,19 @@ void Run::start_locating(const std::string& reason) {
     std::snprintf(line, sizeof line, "Locating the posterior's mass first: %s, more than locate_spread = %g.",
                   reason.c_str(), settings_.locate_spread);
     log(kLogInfo, line);
+    start_companion();
 }
 
 // The point a search climbs from: the best of its members, or of every training point for the
-// first search.
+// first search (but the companion's).
 int Run::search_centre() const {
     int best = -1;
-    for (int i : locate_.members.empty() ? evals_.training_index() : locate_.members)
+    const std::vector<int>& companion = locate_.companion_members;  // increasing
+    for (int i : locate_.members.empty() ? evals_.training_index() : locate_.members) {
+        if (locate_.members.empty() && std::binary_search(companion.begin(), companion.end(), i)) continue;
         if (!evals_[i].failed && evals_[i].in_training && (best < 0 || evals_[i].log_joint_z() > evals_[best].log_joint_z()))
             best = i;
+    }
     return best;
 }
 
@@ -144,26 +163,39 @@ int Run::search_centre() const {
 // model; its centre is its own best point. A restart leaves the earlier searches' points out: they
 // would pull its model to the top already found, which the restart is there to test.
 // With points out, the stage hands out another only while the next is independent of the values
-// still out: the D difference points of a climb's gradient, the 4 D points of a trust-region
-// search's star design; everything else goes out one at a time. The points a trust-region search
-// proposes while one is out are model-improvement points in random directions, and with them the
-// search stalls: on cigar_D6 with up to 2, 4, 7 or 16 points out it spent its whole share (200
-// evaluations) still climbing on each of seeds 1-3, against 56-73 evaluations one at a time
-// (bench/RESULTS.md, "Many workers").
-bool Run::locate_hands_out_more() const {
+// still out: the D difference points of a climb's gradient, a trial with the D points of its
+// speculative gradient, the 4 D points of a star design, the valley probes of every segment, and
+// the companion climb's points (run/locate_companion.cpp); a trust-region step goes out alone.
+// The points a trust-region search proposes while one is out are model-improvement points in
+// random directions, and with them the search stalls: on cigar_D6 with up to 2, 4, 7 or 16
+// points out it spent its whole share (200 evaluations) still climbing on each of seeds 1-3,
+// against 56-73 evaluations one at a time (bench/RESULTS.md, "Many workers").
+bool Run::locate_hands_out_more() const { return search_ready() || companion_ready(); }
+
+// The current search (or its probes) has nothing out, or another point to hand out meanwhile.
+bool Run::search_ready() const { return search_points_out() == 0 || search_hands_out_more(); }
+
+bool Run::search_hands_out_more() const {
+    if (locate_.phase == LocateState::Phase::probing) return valley_probe_left();
     if (locate_.phase != LocateState::Phase::searching) return false;
     return locate_.climb.running() ? locate_.climb.has_proposal() : locate_.search.has_star_point();
 }
 
+// A valley probe not asked yet, or a design point whose segment is still to probe: the probes
+// of every segment are independent of each other's values and go out together.
+bool Run::valley_probe_left() const {
+    if (!locate_.candidates.empty()) return true;
+    return std::any_of(locate_.probes.begin(), locate_.probes.end(), [](const LocateProbe& p) {
+        return p.evaluation == LocateProbe::kNotAsked && p.candidate >= 0;
+    });
+}
+
 std::vector<double> Run::next_locate_point() {
+    if (!pending_.empty() && !search_ready() && companion_ready()) return next_companion_point();
     if (locate_.phase == LocateState::Phase::probing) return next_valley_probe();
     if (locate_.climb.running()) {
-        std::vector<double> point = locate_.climb.propose();
-        if (!point.empty()) {
-            std::vector<double> x = round_trip(point);
-            locate_.climb.move_last_proposal(point.data());
-            return x;
-        }
+        std::vector<double> x = climb_point(locate_.climb);
+        if (!x.empty()) return x;
     }
     const int centre = search_centre();
     Matrix z(0, dim_);
@@ -183,6 +215,17 @@ std::vector<double> Run::next_locate_point() {
     if (point.empty()) throw_error(Code::internal, "the locating search proposed no point while running");
     std::vector<double> x = round_trip(point);
     locate_.search.move_last_proposal(point.data());
+    return x;
+}
+
+// A climb's next proposal as the point x to ask (empty when it has none); its difference points
+// are noted as out.
+std::vector<double> Run::climb_point(GradientClimb& climb) {
+    std::vector<double> point = climb.propose();
+    if (point.empty()) return {};
+    std::vector<double> x = round_trip(point);
+    climb.move_last_proposal(point.data());
+    if (climb.last_was_difference()) locate_.differences_out.push_back(x);
     return x;
 }
 
@@ -230,13 +273,23 @@ const LocatedTop& Run::best_top() const {
 }
 
 void Run::locate_after_tell(int index) {
-    if (!locate_.active()) return;
+    const bool difference = take_difference_out(evals_[index].x.data());
+    if (!locate_.active()) {
+        if (difference) evals_[index].in_training = false;  // a speculative gradient's, told after the stage
+        return;
+    }
     const Evaluation& e = evals_[index];
     ++locate_.spent;
+    if (difference) locate_.difference_points.push_back(index);
     const auto probe = std::find_if(locate_.probes.begin(), locate_.probes.end(), [&](const LocateProbe& p) {
         return p.evaluation == LocateProbe::kOut && p.x == e.x;
     });
-    if (probe != locate_.probes.end() && probe->candidate == LocateProbe::kRestart) {
+    if (probe != locate_.probes.end() && probe->candidate == LocateProbe::kStale) {
+        locate_.probes.erase(probe);
+    } else if (probe != locate_.probes.end() && probe->candidate == LocateProbe::kCompanion) {
+        locate_.probes.erase(probe);
+        start_companion_climb(index);
+    } else if (probe != locate_.probes.end() && probe->candidate == LocateProbe::kRestart) {
         locate_.probes.erase(probe);
         if (e.failed) {  // a penalty (far below the top found) is a fine place to climb from
             restart_or_finish();
@@ -247,9 +300,11 @@ void Run::locate_after_tell(int index) {
     } else if (probe != locate_.probes.end()) {
         probe->evaluation = index;
         judge_segment(probe->candidate);
+    } else if (companion_takes(index)) {
+        // the companion's point (run/locate_companion.cpp)
     } else if (locate_.phase == LocateState::Phase::searching) {
         const double value = e.failed ? NAN : e.log_joint_z();  // penalties too: the searches only compare values
-        if (tell_climb(e.z.data(), value) == ClimbPoint::difference) locate_.difference_points.push_back(index);
+        tell_climb(e.z.data(), value);
         locate_.search.tell(e.z.data(), value);
         if (!locate_.members.empty()) locate_.members.push_back(index);
         if (locate_.search.stop() != TrustRegionStop::running || reached_top(search_centre()) >= 0 || search_spent()) end_search();
@@ -258,17 +313,35 @@ void Run::locate_after_tell(int index) {
     else if (locate_.active() && locate_.spent % settings_.fun_evals_per_iter == 0) log_locate_row();
 }
 
-// The climb learns its own points' values (returns which kind of its points it was); when it
-// stops, the log says why.
-ClimbPoint Run::tell_climb(const double* z, double value) {
-    if (!locate_.climb.running()) return ClimbPoint::none;
-    const ClimbPoint mine = locate_.climb.tell(z, value);
-    if (locate_.climb.running()) return mine;
+// Whether x is a climb's difference point out (then no longer out).
+bool Run::take_difference_out(const double* x) {
+    auto& out = locate_.differences_out;
+    const auto it = std::find_if(out.begin(), out.end(), [&](const std::vector<double>& p) { return std::equal(p.begin(), p.end(), x); });
+    if (it == out.end()) return false;
+    out.erase(it);
+    return true;
+}
+
+// The climb learns its own points' values; when it stops, the log says why. When it stopped at
+// a top and the run may hand out several points, the trust region checks the top at once with a
+// star design along the climb's curvature (4 D points that go out together; then its model's own
+// star), instead of first taking its own steps one at a time (two flat steps at least, up to
+// 2 (D + 1) evaluations), each of which keeps every other worker idle.
+void Run::tell_climb(const double* z, double value) {
+    const bool was_running = locate_.climb.running();
+    locate_.climb.tell(z, value);  // also a stopped climb's speculative points
+    if (!was_running || locate_.climb.running()) return;
     char line[320];
-    std::snprintf(line, sizeof line, "The gradient climb stops after %d evaluations, %s: the trust region climbs on.",
-                  locate_.climb.evaluations(), climb_stop_text(locate_.climb.stop()));
+    const bool at_top = locate_.climb.stop() == ClimbStop::crawling || locate_.climb.stop() == ClimbStop::no_ascent;
+    const bool verify_now = at_top && settings_.max_pending > 1;
+    std::snprintf(line, sizeof line, "The gradient climb stops after %d evaluations, %s: the trust region %s.",
+                  locate_.climb.evaluations(), climb_stop_text(locate_.climb.stop()),
+                  verify_now ? "checks the top along the climb's curvature" : "climbs on");
     log(kLogInfo, line);
-    return mine;
+    if (verify_now) {
+        const Evaluation& centre = evals_[search_centre()];
+        locate_.search.verify(centre.z.data(), centre.log_joint_z(), locate_.climb.covariance());
+    }
 }
 
 // The best point of the current search is a known top it reached (counted once more; returns
@@ -306,6 +379,10 @@ void Run::abandon_locate_point(const double* x) {
     const auto probe = std::find_if(locate_.probes.begin(), locate_.probes.end(), [&](const LocateProbe& p) {
         return p.evaluation == LocateProbe::kOut && std::equal(p.x.begin(), p.x.end(), x);
     });
+    if (probe != locate_.probes.end() && (probe->candidate == LocateProbe::kStale || probe->candidate == LocateProbe::kCompanion)) {
+        locate_.probes.erase(probe);
+        return;
+    }
     if (probe != locate_.probes.end() && probe->candidate == LocateProbe::kRestart) {
         locate_.probes.erase(probe);
         restart_or_finish();
@@ -316,9 +393,11 @@ void Run::abandon_locate_point(const double* x) {
         judge_segment(probe->candidate);
         return;
     }
+    take_difference_out(x);
     std::vector<double> z(static_cast<size_t>(dim_));
     transform_.to_unbounded(x, z.data());
     locate_.climb.forget(z.data());
+    locate_.companion.forget(z.data());
     locate_.search.forget(z.data());
 }
 
@@ -357,6 +436,7 @@ void Run::restart_or_finish() {
     const double restart_share = beyond_box ? kRestartShareBeyondBox : kRestartShare;
     const int max_searches = beyond_box ? kMaxSearchesBeyondBox : kMaxSearches;
     const bool room = locate_budget_left() >= kMinSearchBudgetPerDim * (dim_ + 1) && locate_.spent <= restart_share * stage_budget;
+    settle_companion();
     if ((best_top().reached >= 2 && !beyond_box) || locate_.searches >= max_searches || !room) {
         finish_locating();
         return;
@@ -370,6 +450,13 @@ void Run::restart_or_finish() {
         std::snprintf(line, sizeof line, "The best top so far (log joint %.6g) was reached by one search only: search %d "
                       "climbs from a point drawn in the plausible box.", evals_[best_top().index].log_joint, locate_.searches + 1);
     log(kLogInfo, line);
+    if (beyond_box) retire_companion();  // it started in the box given, which is no guide now
+    if (!restart_from_companion()) locate_.probes.push_back({LocateProbe::kRestart, box_draw(excess)});
+}
+
+// A point drawn uniformly in the plausible box widened by `excess` widths on every side
+// (transformed space), in the original space.
+std::vector<double> Run::box_draw(double excess) {
     std::vector<double> z(static_cast<size_t>(dim_)), x(z);
     for (int d = 0; d < dim_; ++d) {
         const size_t u = static_cast<size_t>(d);
@@ -377,7 +464,7 @@ void Run::restart_or_finish() {
         z[u] = plb_z_[u] - excess * width + rng_.uniform() * (1.0 + 2.0 * excess) * width;
     }
     transform_.to_original(z.data(), x.data());
-    locate_.probes.push_back({LocateProbe::kRestart, x});
+    return x;
 }
 
 // How far the best top lies beyond the plausible box (transformed space, widths of the box, in
@@ -422,12 +509,23 @@ void Run::judge_segment(int candidate) {
     const int start = valley_start(points);
     if (start >= 0) {
         log(kLogInfo, "A valley lies between a design point and the top found: a second search climbs from there.");
-        locate_.probes.clear();
+        drop_valley_probes();
         locate_.candidates.clear();
         start_search({start});
-    } else if (locate_.candidates.empty() && locate_.probes.empty()) {
+    } else if (locate_.candidates.empty() && std::none_of(locate_.probes.begin(), locate_.probes.end(),
+                                                          [](const LocateProbe& p) { return p.candidate >= 0; })) {
         restart_or_finish();
     }
+}
+
+// The other segments' probes are dropped: those not asked yet at once, those out when their
+// values come (marked stale: their evaluations are training points, nothing more).
+void Run::drop_valley_probes() {
+    locate_.probes.erase(std::remove_if(locate_.probes.begin(), locate_.probes.end(),
+                                        [](const LocateProbe& p) { return p.candidate >= 0 && p.evaluation != LocateProbe::kOut; }),
+                         locate_.probes.end());
+    for (LocateProbe& p : locate_.probes)
+        if (p.candidate >= 0) p.candidate = LocateProbe::kStale;
 }
 
 // The evaluation to climb from when the values along `points` (in segment order) dip by more than
@@ -461,6 +559,7 @@ void Run::finish_locating() {
     bool cut_short = locate_.search.stop() == TrustRegionStop::max_evaluations;
     if (locate_.phase == LocateState::Phase::searching) cut_short = settle_search();
     cut_short = cut_short && best_top().index == locate_.tops.back().index;
+    retire_companion();
     locate_.phase = LocateState::Phase::done;
     log_locate_row();
     char line[256];

@@ -208,7 +208,7 @@ void Run::tell(const double* x, double log_joint, double log_joint_sd) {
     const double log_prior = told_log_prior(x, log_joint);
     record_evaluation(x, log_joint, log_prior, log_joint_sd, false);
     pending_.erase(pending_.begin() + index);
-    if (locate_.active()) timed(times_.locate, [&] { locate_after_tell(evals_.size() - 1); });
+    if (locate_.active() || !locate_.differences_out.empty()) timed(times_.locate, [&] { locate_after_tell(evals_.size() - 1); });
     // A point still pending when the run finished: its value is kept in the history, the final
     // posterior stays as it is.
     if (finished_) return;
@@ -236,7 +236,7 @@ void Run::abandon(const double* x) {
     if (index < 0) throw_error(Code::state, "x is not a pending point");
     if (locate_.active()) {
         abandon_locate_point(x);
-    } else if (in_initial_design_) {
+    } else if (!take_difference_out(x) && in_initial_design_) {
         design_queue_.insert(design_queue_.begin(), pending_[static_cast<size_t>(index)]);
     }
     pending_.erase(pending_.begin() + index);

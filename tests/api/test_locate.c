@@ -122,16 +122,16 @@ static void test_narrow_gaussian_in_a_box_ten_thousand_times_wider(void **state)
 
 enum { kOut = 8 };
 
-/* Batches of the run's locating stage with up to kOut points out: how many were gradients (D
- * points) and star designs (kOut points). */
+/* The run's locating stage as batches with up to kOut points out: how many batches, how many
+ * points they held, the largest. */
 typedef struct {
-    int gradients, star_batches;
+    int batches, points, largest;
 } batches;
 
 /* Asks up to kOut points at a time and tells them in reverse order, until the run finishes. When
- * save_at_gradient > 0, the run is saved, destroyed and loaded after the first value of that
- * locating gradient (its other points still out, told to the loaded run). */
-static vbmc *run_in_batches(vbmc *run, int save_at_gradient, batches *seen) {
+ * save_at_batch > 0, the run is saved, destroyed and loaded after the first value of that batch
+ * of the locating stage (its other points still out, told to the loaded run). */
+static vbmc *run_in_batches(vbmc *run, log_joint target, int save_at_batch, batches *seen) {
     char path[64];
     snprintf(path, sizeof path, "test_locate_batches.ckpt.%ld", (long)getpid());
     double out[kOut][DIM];
@@ -140,17 +140,20 @@ static vbmc *run_in_batches(vbmc *run, int save_at_gradient, batches *seen) {
         int n = 0;
         while (n < kOut && vbmc_ask(run, out[n]) == VBMC_OK) ++n;
         if (n == 0) break;
-        const int gradient = locating && n == DIM;
-        seen->gradients += gradient;
-        seen->star_batches += locating && n == kOut;
+        if (locating) {
+            ++seen->batches;
+            seen->points += n;
+            if (n > seen->largest) seen->largest = n;
+        }
+        const int save_here = locating && n > 1 && seen->batches == save_at_batch;
         while (n > 0) {
             --n;
-            assert_int_equal(vbmc_tell(run, out[n], narrow_gaussian(out[n]), 0.0), VBMC_OK);
-            if (gradient && seen->gradients == save_at_gradient && n == DIM - 1) {
+            assert_int_equal(vbmc_tell(run, out[n], target(out[n]), 0.0), VBMC_OK);
+            if (save_here && n == 1) {
                 vbmc *loaded = NULL;
                 assert_int_equal(vbmc_save(run, path), VBMC_OK);
                 assert_int_equal(vbmc_load(&loaded, path), VBMC_OK);
-                assert_close(stat(loaded, "pending"), DIM - 1, 0.0);
+                assert_close(stat(loaded, "pending"), 1, 0.0);
                 vbmc_destroy(run);
                 run = loaded;
             }
@@ -169,42 +172,40 @@ static double final_elbo(const vbmc *run) {
     return elbo;
 }
 
-/* With several points allowed out, the stage hands out a gradient's D difference points and the
- * 4 D points of a star design (up to max_pending) at once, everything else one at a time; told in
- * reverse order, the run still finds the narrow Gaussian. */
+/* With several points allowed out, the stage hands out the points that do not wait for each
+ * other's values at once (a gradient's D difference points, a trial with the D points of its
+ * speculative gradient, a star design, the valley probes, the companion climb's points beside the
+ * first search's); told in reverse order, the run still finds the narrow Gaussian. */
 static void test_independent_points_go_out_at_once(void **state) {
     (void)state;
     static const char *const kEightOut[] = {"max_pending", "8", NULL};
-    batches seen = {0, 0};
-    vbmc *run = run_in_batches(wide_box_run(DIM, kEightOut), 0, &seen);
+    batches seen = {0, 0, 0};
+    vbmc *run = run_in_batches(wide_box_run(DIM, kEightOut), narrow_gaussian, 0, &seen);
     assert_true(stat(run, "locate_evals") > 0);
-    assert_true(seen.gradients >= 2);
-    assert_true(seen.star_batches >= 1);
+    assert_int_equal(seen.largest, kOut);
+    assert_true(seen.points >= 4 * seen.batches);
     assert_int_equal(stat(run, "finished"), 1);
     assert_close(final_elbo(run), 0.0, 0.5);
     vbmc_destroy(run);
 }
 
-/* A checkpoint taken with part of a gradient still out resumes bitwise. */
-static void test_checkpoint_with_a_gradient_out_resumes_bitwise(void **state) {
+/* A checkpoint taken with all but one point of a locating batch still out resumes bitwise. */
+static void test_checkpoint_with_points_out_resumes_bitwise(void **state) {
     (void)state;
     static const char *const kEightOut[] = {"max_pending", "8", NULL};
-    batches straight = {0, 0}, resumed = {0, 0};
-    vbmc *a = run_in_batches(wide_box_run(DIM, kEightOut), 0, &straight);
-    vbmc *b = run_in_batches(wide_box_run(DIM, kEightOut), 2, &resumed);
-    assert_true(resumed.gradients >= 2);
-    assert_int_equal(straight.gradients, resumed.gradients);
+    batches straight = {0, 0, 0}, resumed = {0, 0, 0};
+    vbmc *a = run_in_batches(wide_box_run(DIM, kEightOut), narrow_gaussian, 0, &straight);
+    vbmc *b = run_in_batches(wide_box_run(DIM, kEightOut), narrow_gaussian, 3, &resumed);
+    assert_true(resumed.batches >= 3);
+    assert_int_equal(straight.batches, resumed.batches);
     assert_close(stat(b, "func_count"), stat(a, "func_count"), 0.0);
     assert_close(final_elbo(b), final_elbo(a), 0.0);
     vbmc_destroy(a);
     vbmc_destroy(b);
 }
 
-/* Started in the minor mode, the run finds the dominant one and puts its mass there: the ELBO is
- * near log 0.95 (the minor mode alone would give log 0.05) and the mean near (3, -2). */
-static void test_a_far_dominant_second_mode_is_found(void **state) {
-    (void)state;
-    vbmc *run = finish(wide_box_run(2, NULL), far_dominant_mode, 0);
+/* The run ended with its mass on far_dominant_mode's major mode (destroys the run). */
+static void assert_dominant_mode_found(vbmc *run) {
     assert_true(stat(run, "locate_evals") > 0);
     assert_int_equal(stat(run, "converged"), 1);
     vbmc_post *post = NULL;
@@ -217,6 +218,18 @@ static void test_a_far_dominant_second_mode_is_found(void **state) {
     assert_close(mean[1], -2.0, 0.2);
     vbmc_post_destroy(post);
     vbmc_destroy(run);
+}
+
+/* Started in the minor mode, the run finds the dominant one and puts its mass there: the ELBO is
+ * near log 0.95 (the minor mode alone would give log 0.05) and the mean near (3, -2); one point
+ * at a time, and with up to 8 out (the valley probes of every segment at once, speculative
+ * gradients, the trust region's star design along the climb's curvature), told in reverse order. */
+static void test_a_far_dominant_second_mode_is_found(void **state) {
+    (void)state;
+    static const char *const kEightOut[] = {"max_pending", "8", NULL};
+    batches seen = {0, 0, 0};
+    assert_dominant_mode_found(finish(wide_box_run(2, NULL), far_dominant_mode, 0));
+    assert_dominant_mode_found(run_in_batches(wide_box_run(2, kEightOut), far_dominant_mode, 0, &seen));
 }
 
 /* Counts logged lines that announce a restart of the locating stage. */
@@ -245,6 +258,24 @@ static void test_a_restart_leaves_a_local_top(void **state) {
     assert_true(located);
     assert_true(restarts >= 1);
     assert_true(best > 19.0);
+    vbmc_destroy(run);
+}
+
+/* With up to 8 points out, the companion climb from a point drawn in the box (or a restart)
+ * leaves the broad hill's top too: the posterior's mass ends on the narrow peak. */
+static void test_a_local_top_is_left_with_points_out(void **state) {
+    (void)state;
+    static const char *const kOptions[] = {"locate", "on", "max_pending", "8", NULL};
+    batches seen = {0, 0, 0};
+    vbmc *run = run_in_batches(wide_box_run(2, kOptions), hill_and_narrow_peak, 0, &seen);
+    assert_true(stat(run, "locate_evals") > 0);
+    vbmc_post *post = NULL;
+    double mean[2];
+    assert_int_equal(vbmc_posterior(run, &post), VBMC_OK);
+    assert_int_equal(vbmc_post_moments(post, mean, NULL), VBMC_OK);
+    assert_close(mean[0], 3.5, 0.3);
+    assert_close(mean[1], 3.5, 0.3);
+    vbmc_post_destroy(post);
     vbmc_destroy(run);
 }
 
@@ -380,11 +411,12 @@ int main(void) {
         cmocka_unit_test(test_independent_points_go_out_at_once),
         cmocka_unit_test(test_a_far_dominant_second_mode_is_found),
         cmocka_unit_test(test_a_restart_leaves_a_local_top),
+        cmocka_unit_test(test_a_local_top_is_left_with_points_out),
         cmocka_unit_test(test_mass_far_beyond_the_box_is_no_reliable_result),
         cmocka_unit_test(test_a_run_still_climbing_is_no_reliable_result),
         cmocka_unit_test(test_checkpoint_while_locating_resumes_bitwise),
         cmocka_unit_test(test_checkpoint_while_climbing_resumes_bitwise),
-        cmocka_unit_test(test_checkpoint_with_a_gradient_out_resumes_bitwise),
+        cmocka_unit_test(test_checkpoint_with_points_out_resumes_bitwise),
         cmocka_unit_test(test_a_good_box_skips_the_stage),
         cmocka_unit_test(test_the_climb_takes_exact_values_when_asked),
     };

@@ -1,7 +1,8 @@
 // The gradient climb: its finite-difference gradient points along the slope, it climbs a narrow
 // ill-conditioned bowl from far away and stops near the top, it climbs a regression's curved
 // ridge with a scale parameter to its top, it stops on a failed gradient value,
-// an abandoned proposal or its budget, and a climb written and read back mid-way continues bitwise.
+// an abandoned proposal or its budget, and a climb written and read back mid-way continues bitwise;
+// with workers to spare, speculative gradients take the same steps in fewer rounds.
 #include "optim/gradient_climb.hpp"
 
 #include <cmath>
@@ -189,6 +190,109 @@ static void test_round_trip_continues_bitwise(void**) {
     assert_int_equal(original.evaluations(), copy.evaluations());
 }
 
+using Points = std::vector<std::vector<double>>;
+
+// The next batch of a host with `width` workers: proposals while the climb has one to give.
+static Points ask_batch(GradientClimb& climb, size_t width) {
+    Points batch;
+    while (batch.size() < width && climb.has_proposal()) batch.push_back(climb.propose());
+    return batch;
+}
+
+// Tells a batch, last asked first (the trial after its speculative gradient); the points told
+// as steps are appended to `steps`.
+static void tell_batch(GradientClimb& climb, const Target& f, const Points& batch, Points& steps) {
+    for (auto p = batch.rbegin(); p != batch.rend(); ++p)
+        if (climb.tell(p->data(), f(p->data())) == ClimbPoint::step) steps.push_back(*p);
+}
+
+// Batches until the climb stops; returns how many.
+static int run_in_batches(GradientClimb& climb, const Target& f, size_t width, Points& steps) {
+    int batches = 0;
+    for (Points batch = ask_batch(climb, width); !batch.empty(); batch = ask_batch(climb, width), ++batches)
+        tell_batch(climb, f, batch, steps);
+    return batches;
+}
+
+// With D + 1 workers the climb asks each trial's gradient with the trial: it takes bitwise the
+// steps it takes one point at a time, in one batch per trial (plus the first gradient), where
+// waiting for each gradient would take one more batch per accepted step.
+static void test_speculative_gradients_take_the_same_steps_in_fewer_rounds(void**) {
+    for (int n : {2, 6}) {
+        for (int target_kind = 0; target_kind < 2; ++target_kind) {
+            Rng rng(static_cast<uint64_t>(60 + n + 10 * target_kind));
+            std::vector<double> top;
+            const Target f = target_kind == 0 ? narrow_bowl(n, rng, top) : regression(n, rng, top);
+            std::vector<double> start(static_cast<size_t>(n), 0.0);
+            start.back() = target_kind == 0 ? 0.0 : 1.0;
+            const GradientClimbSettings settings{1.0, 100000};
+            GradientClimb one(n, settings, start.data(), f(start.data())), wide(one);
+            Points steps_one, steps_wide;
+            run_in_batches(one, f, 1, steps_one);
+            const int batches = run_in_batches(wide, f, static_cast<size_t>(n + 1), steps_wide);
+            assert_true(steps_one.size() > 3);
+            assert_int_equal(static_cast<int>(steps_wide.size()), static_cast<int>(steps_one.size()));
+            for (size_t i = 0; i < steps_one.size(); ++i)
+                assert_memory_equal(steps_one[i].data(), steps_wide[i].data(), sizeof(double) * static_cast<size_t>(n));
+            assert_int_equal(static_cast<int>(wide.stop()), static_cast<int>(one.stop()));
+            assert_int_equal(batches, 1 + static_cast<int>(steps_wide.size()));
+            const int gradients = (one.evaluations() - static_cast<int>(steps_one.size())) / n;
+            assert_true(batches < gradients + static_cast<int>(steps_one.size()));
+            assert_true(wide.evaluations() > one.evaluations());
+        }
+    }
+}
+
+// A speculative point abandoned costs only its own gradient, the climb goes on; one told after
+// the climb has stopped is still known as a difference point.
+static void test_speculative_points_after_a_forget_or_a_stop(void**) {
+    const std::vector<double> start = {0.5, 0.5};
+    const Target bowl = [](const double* z) { return -z[0] * z[0] - 4.0 * z[1] * z[1]; };
+    GradientClimb climb(2, GradientClimbSettings{}, start.data(), bowl(start.data()));
+    Points steps;
+    tell_batch(climb, bowl, ask_batch(climb, 2), steps);  // the first gradient
+    const std::vector<double> trial = climb.propose();
+    assert_true(climb.has_proposal());
+    const std::vector<double> first = climb.propose(), second = climb.propose();
+    assert_false(climb.has_proposal());
+    climb.forget(first.data());
+    assert_true(climb.running());
+    climb.forget(trial.data());
+    assert_int_equal(static_cast<int>(climb.stop()), static_cast<int>(ClimbStop::abandoned));
+    assert_int_equal(static_cast<int>(climb.tell(second.data(), bowl(second.data()))), static_cast<int>(ClimbPoint::difference));
+    assert_int_equal(static_cast<int>(climb.tell(second.data(), bowl(second.data()))), static_cast<int>(ClimbPoint::none));
+}
+
+// Written with a trial and its speculative gradient out and read back, the climb continues
+// bitwise as the original.
+static void test_round_trip_with_speculation_out_continues_bitwise(void**) {
+    Rng rng(5);
+    std::vector<double> top;
+    const Target bowl = narrow_bowl(3, rng, top);
+    const std::vector<double> start(3, 0.0);
+    GradientClimb original(3, GradientClimbSettings{1.0, 5000}, start.data(), bowl(start.data()));
+    Points steps;
+    for (int i = 0; i < 4; ++i) tell_batch(original, bowl, ask_batch(original, 4), steps);
+    const Points out = ask_batch(original, 4);
+    assert_int_equal(static_cast<int>(out.size()), 4);
+    Writer w;
+    original.write(w);
+    Reader in(w.bytes().data(), w.bytes().size());
+    GradientClimb copy = GradientClimb::read(in);
+    Points steps_copy;
+    tell_batch(original, bowl, out, steps);
+    tell_batch(copy, bowl, out, steps_copy);
+    for (;;) {
+        const Points a = ask_batch(original, 4), b = ask_batch(copy, 4);
+        assert_int_equal(static_cast<int>(a.size()), static_cast<int>(b.size()));
+        if (a.empty()) break;
+        for (size_t i = 0; i < a.size(); ++i) assert_memory_equal(a[i].data(), b[i].data(), sizeof(double) * 3);
+        tell_batch(original, bowl, a, steps);
+        tell_batch(copy, bowl, b, steps_copy);
+    }
+    assert_int_equal(original.evaluations(), copy.evaluations());
+}
+
 // A climb that never ran reads back as never run; a truncated one is refused.
 static void test_read_refuses_truncation(void**) {
     Writer idle;
@@ -221,6 +325,9 @@ int main(void) {
         cmocka_unit_test(test_budget_stops_the_climb),
         cmocka_unit_test(test_round_trip_continues_bitwise),
         cmocka_unit_test(test_read_refuses_truncation),
+        cmocka_unit_test(test_speculative_gradients_take_the_same_steps_in_fewer_rounds),
+        cmocka_unit_test(test_speculative_points_after_a_forget_or_a_stop),
+        cmocka_unit_test(test_round_trip_with_speculation_out_continues_bitwise),
     };
     return cmocka_run_group_tests(tests, nullptr, nullptr);
 }

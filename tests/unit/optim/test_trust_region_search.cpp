@@ -1,6 +1,7 @@
 // The trust-region search: it locates a narrow rotated bowl from a box 10^4 times wider and
 // reports its covariance, survives failed evaluations, keeps several proposals out at once, and
-// a search written and read back mid-way continues bitwise.
+// a search written and read back mid-way continues bitwise; handed a top and its covariance, it
+// checks that top with its star design at once.
 #include "optim/trust_region_search.hpp"
 
 #include <cmath>
@@ -89,6 +90,42 @@ static void test_locates_a_narrow_bowl(void**) {
     }
 }
 
+// Asked to check a top handed to it (a gradient climb's), the search's first proposals are the
+// 4 D points of the star design along the given covariance, then the 4 D of the model's own star
+// design; at a quadratic's top with its exact covariance that locates it.
+static void test_verifies_a_given_top(void**) {
+    for (int n : {2, 5}) {
+        Rng rng(static_cast<uint64_t>(30 + n));
+        const Bowl bowl = narrow_bowl(n, rng);
+        Evaluated e = initial_design(n, rng, bowl);
+        e.z.append_row(bowl.top.data(), n);
+        e.y.push_back(bowl(bowl.top.data()));
+        TrustRegionSearch search(n, TrustRegionSettings{});
+        search.verify(bowl.top.data(), e.y.back(), bowl.covariance);
+        assert_true(search.has_star_point());
+        for (int k = 0; k < 4 * n; ++k) {
+            const std::vector<double> p = search.propose(e.z, e.y, rng);
+            if (k < 2 * n) assert_close(-2.0 * bowl(p.data()), 1.0, 1e-9);  // one SD along an eigenvector
+            e.z.append_row(p.data(), n);
+            e.y.push_back(bowl(p.data()));
+            search.tell(p.data(), e.y.back());
+        }
+        assert_int_equal(static_cast<int>(search.stop()), static_cast<int>(TrustRegionStop::running));
+        assert_int_equal(run_search(search, e, rng, bowl), 4 * n);
+        assert_int_equal(static_cast<int>(search.stop()), static_cast<int>(TrustRegionStop::located));
+        const Matrix cov = search.covariance();
+        // The stars' +- points fix the curvature along their directions only; the cross terms come
+        // from the model's other points (here ten far below): the marginal variances within a
+        // factor 3, positive definite.
+        Matrix l = cov;
+        assert_true(cholesky_in_place(l));
+        for (int i = 0; i < n; ++i) {
+            const double ratio = cov(i, i) / bowl.covariance(i, i);
+            assert_true(ratio > 1.0 / 3.0 && ratio < 3.0);
+        }
+    }
+}
+
 // A third of the proposals fail (NaN, as a failed evaluation): the search still locates the top.
 static void test_survives_failed_evaluations(void**) {
     Rng rng(9);
@@ -174,6 +211,7 @@ static void test_round_trip_continues_bitwise(void**) {
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_locates_a_narrow_bowl),
+        cmocka_unit_test(test_verifies_a_given_top),
         cmocka_unit_test(test_survives_failed_evaluations),
         cmocka_unit_test(test_locates_a_noisy_bowl),
         cmocka_unit_test(test_several_proposals_out),
