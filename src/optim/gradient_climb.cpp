@@ -21,6 +21,9 @@ constexpr double kMaxExtrapolation = 4.0;
 // Curvature pairs kept (L-BFGS): on the real posteriors of bench/real, 5 reached the tops of the
 // regressions with very informative data in 190-310 evaluations where full BFGS needed 260-460.
 constexpr int kMemory = 5;
+// Steps in a row gaining less than crawl_gain before the climb may stop as crawling: on the
+// real posteriors two also stopped it in slow stretches of the regressions' ridges.
+constexpr int kCrawlSteps = 3;
 
 double dot(const std::vector<double>& a, const std::vector<double>& b) {
     double total = 0.0;
@@ -34,7 +37,7 @@ const char* climb_stop_text(ClimbStop stop) {
     switch (stop) {
         case ClimbStop::running: return "climbing";
         case ClimbStop::no_ascent: return "no step along its direction gained (the top, to the precision of its gradients)";
-        case ClimbStop::crawling: return "its last steps each gained less than its crawl threshold, and its model promises no more";
+        case ClimbStop::crawling: return "three steps in a row gained less than its crawl threshold each, and its model promises no more";
         case ClimbStop::no_gradient: return "a gradient value failed";
         case ClimbStop::abandoned: return "one of its points was abandoned";
         case ClimbStop::max_evaluations: return "its budget is spent";
@@ -98,6 +101,7 @@ std::vector<double> GradientClimb::propose() {
         return std::vector<double>(row, row + dim_);
     }
     if (trial_out_) return propose_speculative();
+    ++line_trials_;
     trial_.assign(static_cast<size_t>(dim_), 0.0);
     for (int a = 0; a < dim_; ++a)
         trial_[static_cast<size_t>(a)] = centre_[static_cast<size_t>(a)] + line_.next_step() * direction_[static_cast<size_t>(a)];
@@ -151,6 +155,7 @@ ClimbPoint GradientClimb::tell(const double* z, double f) {
         if (!trial_out_ || !is_proposal(z, trial_.data())) return ClimbPoint::none;
         trial_out_ = false;
         line_.tell(f);
+        if (line_trials_ == 1) first_trial_rose_ = line_.rose();
         if (line_.rose() && f == line_.best_value()) best_trial_ = trial_;
         count_evaluation();
         if (running() && line_.done()) finish_line();
@@ -229,7 +234,7 @@ void GradientClimb::start_line() {
     set_direction();
     if (!running()) return;
     // The quasi-Newton model's gain for the full step is g.H g / 2.
-    if (small_steps_ >= settings_.crawl_steps && 0.5 * slope_ < settings_.crawl_gain) {
+    if (small_steps_ >= kCrawlSteps && 0.5 * slope_ < settings_.crawl_gain) {
         stop_ = ClimbStop::crawling;
         return;
     }
@@ -241,6 +246,9 @@ void GradientClimb::start_line() {
                        std::max(1.0, kMaxExtrapolation * kMaxStepLength / length));
     best_trial_.clear();
     trial_out_ = false;
+    speculate_ = line_trials_ > 0 && first_trial_rose_;  // the previous line search's
+    line_trials_ = 0;
+    first_trial_rose_ = false;
     phase_ = Phase::line;
 }
 
@@ -283,7 +291,6 @@ void GradientClimb::write(Writer& out) const {
     out.i64(dim_);
     out.f64(settings_.crawl_gain);
     out.i64(settings_.max_evaluations);
-    out.i64(settings_.crawl_steps);
     out.u8(static_cast<uint8_t>(stop_));
     if (stop_ == ClimbStop::not_run) return;
     out.u8(static_cast<uint8_t>(phase_));
@@ -305,6 +312,9 @@ void GradientClimb::write(Writer& out) const {
     out.boolean(trial_out_);
     out.doubles(best_trial_);
     out.boolean(retried_);
+    out.i64(line_trials_);
+    out.boolean(first_trial_rose_);
+    out.boolean(speculate_);
     out.u64(speculative_.size());
     for (const Speculation& sp : speculative_) {
         out.doubles(sp.base);
@@ -320,7 +330,6 @@ GradientClimb GradientClimb::read(Reader& in) {
     c.dim_ = static_cast<int>(in.bounded(0, 64, "gradient-climb dimension"));
     c.settings_.crawl_gain = in.f64();
     c.settings_.max_evaluations = static_cast<int>(in.bounded(0, 1 << 30, "gradient-climb budget"));
-    c.settings_.crawl_steps = static_cast<int>(in.bounded(1, 1 << 30, "gradient-climb crawl steps"));
     const uint8_t stop = in.u8();
     if (stop > static_cast<uint8_t>(ClimbStop::not_run)) throw_error(Code::format, "the gradient climb has an unknown state");
     c.stop_ = static_cast<ClimbStop>(stop);
@@ -346,6 +355,9 @@ GradientClimb GradientClimb::read(Reader& in) {
     c.trial_out_ = in.boolean();
     c.best_trial_ = in.doubles();
     c.retried_ = in.boolean();
+    c.line_trials_ = static_cast<int>(in.bounded(0, 1 << 30, "gradient-climb line trials"));
+    c.first_trial_rose_ = in.boolean();
+    c.speculate_ = in.boolean();
     const int64_t n_speculative = in.bounded(0, 1 << 20, "speculative gradient count");
     for (int64_t i = 0; i < n_speculative; ++i) {
         Speculation sp;

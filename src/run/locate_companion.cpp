@@ -1,13 +1,16 @@
 // The locating stage's companion (run/locate_step.cpp): with several points out allowed (option
-// max_pending > 1) and searches that climb, a second gradient climb starts with the stage from a
-// point drawn in the plausible box and takes the workers the current search leaves idle (a climb
-// keeps D + 1 of them busy). It is the stage's first restart, run early: when the stage would
-// restart, a companion that has reached a known top counts as a search that reached it (so no
-// restart is needed), and one still climbing, or stopped elsewhere, becomes the restart search,
-// its climb and points out included. One climb at a time left 9 of 16 workers idle while the
-// restart waited for the first search to end (bench/workers, cigar_D6: the restart took a quarter
-// of the stage's simulated time). A companion whose start point failed never climbs; the stage's
-// end, or a top found beyond the box (whose restarts draw from a wider box), retires it.
+// max_pending > 1), when the first search's climb has stopped at a top and the budget leaves room
+// for a restart, a second gradient climb starts from a point drawn in the plausible box and takes
+// the workers the first search leaves idle while its star designs and valley probes go out. It is
+// the stage's first restart, run early: when the stage would restart, a companion that has
+// reached a known top counts as a search that reached it (so no restart is needed), and one
+// still climbing, or stopped elsewhere, becomes the restart search, its climb and points out
+// included. Waiting for the first search to end left most of 16 workers idle while the restart
+// climbed (bench/workers, cigar_D6: the restart took a quarter of the stage's simulated time);
+// a companion started with the stage halved the first climb's share of a budget that the real
+// posteriors' long climbs need whole (bench/real's arK and arma11 with 16 workers). A companion
+// whose start point failed never climbs; the stage's end, or a top found beyond the box (whose
+// restarts draw from a wider box), retires it.
 #include <algorithm>
 #include <cstdio>
 
@@ -16,10 +19,10 @@
 namespace libvbmc {
 
 void Run::start_companion() {
-    if (settings_.max_pending <= 1 || !climbs()) return;
+    if (settings_.max_pending <= 1 || !climbs() || !companion_room()) return;
     locate_.probes.push_back({LocateProbe::kCompanion, box_draw(0.0)});
     log(kLogInfo, "With several points out allowed, a second climb starts from a point drawn in the plausible box, "
-                  "on the workers the first search leaves idle.");
+                  "on the workers the first search leaves idle: the first restart, early.");
 }
 
 bool Run::companion_ready() const {

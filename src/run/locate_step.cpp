@@ -64,12 +64,6 @@ constexpr double kReachSds = 2.0;
 // promises no more, hands over to the trust region (optim/gradient_climb.hpp; measured on the real
 // posteriors: a threshold of max(1, D/2) stopped the regressions' climbs half-way up their ridges).
 constexpr double kClimbCrawlGain = 1.0;
-// With several points out allowed, one such step is enough: the star designs then check the top
-// with 4 D points at a time, where each further step keeps the workers but 2 (D + 1) idle for a
-// round (bench/workers, cigar_D6 with 16 workers, seeds 1-5, speed-ups over one worker with
-// the climb's star alone: 10.0 with 2 steps, 10.1 with 3, 11.9 with 1; the accuracy did not
-// differ beyond the seeds' spread).
-constexpr int kParallelCrawlSteps = 1;
 }  // namespace
 
 bool Run::locate_due(std::string& reason) const {
@@ -128,11 +122,7 @@ void Run::start_search(std::vector<int> members) {
 // Whether searches open with a gradient climb: option locate_climb on and exact values.
 bool Run::climbs() const { return settings_.locate_climb && evals_.typical_noise_sd() == 0.0; }
 
-GradientClimbSettings Run::climb_settings() const {
-    GradientClimbSettings climb{kClimbCrawlGain, std::max(1, locate_budget_left())};
-    if (settings_.max_pending > 1) climb.crawl_steps = kParallelCrawlSteps;
-    return climb;
-}
+GradientClimbSettings Run::climb_settings() const { return {kClimbCrawlGain, std::max(1, locate_budget_left())}; }
 
 void Run::start_locating(const std::string& reason) {
     locate_.first_evaluation = evals_.size();
@@ -142,7 +132,6 @@ void Run::start_locating(const std::string& reason) {
     std::snprintf(line, sizeof line, "Locating the posterior's mass first: %s, more than locate_spread = %g.",
                   reason.c_str(), settings_.locate_spread);
     log(kLogInfo, line);
-    start_companion();
 }
 
 // The point a search climbs from: the best of its members, or of every training point for the
@@ -341,6 +330,7 @@ void Run::tell_climb(const double* z, double value) {
     if (verify_now) {
         const Evaluation& centre = evals_[search_centre()];
         locate_.search.verify(centre.z.data(), centre.log_joint_z(), locate_.climb.covariance());
+        if (locate_.searches == 1) start_companion();
     }
 }
 
@@ -430,12 +420,10 @@ void Run::end_search() {
 // plausible box, widened on every side by as much as the top lies beyond it (asked first);
 // otherwise the stage ends.
 void Run::restart_or_finish() {
-    const double stage_budget = settings_.locate_max_fraction * settings_.max_fun_evals;
     const double excess = top_excess();
     const bool beyond_box = excess > kMaxBoxExcess;
-    const double restart_share = beyond_box ? kRestartShareBeyondBox : kRestartShare;
     const int max_searches = beyond_box ? kMaxSearchesBeyondBox : kMaxSearches;
-    const bool room = locate_budget_left() >= kMinSearchBudgetPerDim * (dim_ + 1) && locate_.spent <= restart_share * stage_budget;
+    const bool room = restart_room(beyond_box ? kRestartShareBeyondBox : kRestartShare);
     settle_companion();
     if ((best_top().reached >= 2 && !beyond_box) || locate_.searches >= max_searches || !room) {
         finish_locating();
@@ -453,6 +441,15 @@ void Run::restart_or_finish() {
     if (beyond_box) retire_companion();  // it started in the box given, which is no guide now
     if (!restart_from_companion()) locate_.probes.push_back({LocateProbe::kRestart, box_draw(excess)});
 }
+
+// The budget leaves room for a restart: 5 (D + 1) evaluations, and the stage has spent at most
+// `share` of its budget.
+bool Run::restart_room(double share) const {
+    const double stage_budget = settings_.locate_max_fraction * settings_.max_fun_evals;
+    return locate_budget_left() >= kMinSearchBudgetPerDim * (dim_ + 1) && locate_.spent <= share * stage_budget;
+}
+
+bool Run::companion_room() const { return restart_room(kRestartShare); }
 
 // A point drawn uniformly in the plausible box widened by `excess` widths on every side
 // (transformed space), in the original space.

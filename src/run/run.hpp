@@ -180,6 +180,8 @@ private:
     GradientClimbSettings climb_settings() const;
     std::vector<double> climb_point(GradientClimb& climb);
     std::vector<double> box_draw(double excess);
+    bool restart_room(double share) const;
+    bool companion_room() const;
     // The locating stage's companion climb (run/locate_companion.cpp).
     void start_companion();
     bool companion_ready() const;
