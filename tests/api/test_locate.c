@@ -81,6 +81,14 @@ static double stat(const vbmc *run, const char *name) {
     return value;
 }
 
+/* The final posterior's mean (the run's dimension) into mean. */
+static void posterior_mean(const vbmc *run, double *mean) {
+    vbmc_post *post = NULL;
+    assert_int_equal(vbmc_posterior(run, &post), VBMC_OK);
+    assert_int_equal(vbmc_post_moments(post, mean, NULL), VBMC_OK);
+    vbmc_post_destroy(post);
+}
+
 /* Runs to the end; after `save_at` tells (0: never) the run is saved, destroyed and loaded. */
 static vbmc *finish(vbmc *run, log_joint target, int save_at) {
     char path[64];
@@ -209,15 +217,11 @@ static void test_checkpoint_with_points_out_resumes_bitwise(void **state) {
 static void assert_dominant_mode_found(vbmc *run) {
     assert_true(stat(run, "locate_evals") > 0);
     assert_int_equal(stat(run, "converged"), 1);
-    vbmc_post *post = NULL;
-    double elbo, elbo_sd, mean[2];
-    assert_int_equal(vbmc_posterior(run, &post), VBMC_OK);
-    assert_int_equal(vbmc_post_elbo(post, &elbo, &elbo_sd), VBMC_OK);
-    assert_int_equal(vbmc_post_moments(post, mean, NULL), VBMC_OK);
-    assert_close(elbo, log(0.95), 0.5);
+    double mean[2];
+    posterior_mean(run, mean);
+    assert_close(final_elbo(run), log(0.95), 0.5);
     assert_close(mean[0], 3.0, 0.2);
     assert_close(mean[1], -2.0, 0.2);
-    vbmc_post_destroy(post);
     vbmc_destroy(run);
 }
 
@@ -270,13 +274,10 @@ static void test_a_local_top_is_left_with_points_out(void **state) {
     batches seen = {0, 0, 0};
     vbmc *run = run_in_batches(wide_box_run(2, kOptions), hill_and_narrow_peak, 0, &seen);
     assert_true(stat(run, "locate_evals") > 0);
-    vbmc_post *post = NULL;
     double mean[2];
-    assert_int_equal(vbmc_posterior(run, &post), VBMC_OK);
-    assert_int_equal(vbmc_post_moments(post, mean, NULL), VBMC_OK);
+    posterior_mean(run, mean);
     assert_close(mean[0], 3.5, 0.3);
     assert_close(mean[1], 3.5, 0.3);
-    vbmc_post_destroy(post);
     vbmc_destroy(run);
 }
 
@@ -296,13 +297,10 @@ static void test_mass_far_beyond_the_box_is_no_reliable_result(void **state) {
     assert_int_equal(stat(run, "reliable"), 0);
     assert_int_equal(stat(run, "converged"), 0);
     assert_message_mentions(vbmc_result_message(run), "plausible-box widths beyond the box given");
-    vbmc_post *post = NULL;
     double mean[2];
-    assert_int_equal(vbmc_posterior(run, &post), VBMC_OK);
-    assert_int_equal(vbmc_post_moments(post, mean, NULL), VBMC_OK);
+    posterior_mean(run, mean);
     assert_close(mean[0], 30.0, 0.2);
     assert_close(mean[1], 30.0, 0.2);
-    vbmc_post_destroy(post);
     vbmc_destroy(run);
 }
 
