@@ -102,6 +102,32 @@ static void test_forward_substitution(void**) {
         for (int j = 0; j < m; ++j) assert_true(b_top(i, j) == v(i, j));
 }
 
+// forward_substitution sums each row's terms in a fixed order, v_i = ((b_i - sum over even c of
+// L_ic v_c) + (-sum over odd c of L_ic v_c)) / L_ii, whichever rows or columns it solves
+// together: bitwise the same as that order written out one element at a time, for even and odd
+// numbers of rows and for whole and padded column blocks.
+static void test_forward_substitution_summation_order(void**) {
+    Rng rng(8);
+    for (int n : {1, 2, 7, 24}) {
+        const int m = 37;
+        Matrix l;
+        cholesky_jitter(random_spd(n, rng), l);
+        Matrix b(n, m);
+        for (double& x : b.data) x = rng.normal();
+        Matrix v = b;
+        forward_substitution(l, v);
+        Matrix expected = b;
+        for (int j = 0; j < m; ++j)
+            for (int i = 0; i < n; ++i) {
+                double even = b(i, j), odd = 0.0;
+                for (int c = 0; c < i; ++c) (c % 2 == 0 ? even : odd) -= l(i, c) * expected(c, j);
+                expected(i, j) = (even + odd) / l(i, i);
+            }
+        for (int i = 0; i < n; ++i)
+            for (int j = 0; j < m; ++j) assert_true(v(i, j) == expected(i, j));
+    }
+}
+
 static void test_jitter_rescues_singular(void**) {
     // Rank-one matrix: singular, needs jitter.
     Matrix a(3, 3);
@@ -252,6 +278,7 @@ int main(void) {
         cmocka_unit_test(test_cholesky_solve_and_logdet),
         cmocka_unit_test(test_covariance_square_root),
         cmocka_unit_test(test_forward_substitution),
+        cmocka_unit_test(test_forward_substitution_summation_order),
         cmocka_unit_test(test_jitter_rescues_singular),
         cmocka_unit_test(test_subnormal_indefinite_is_an_error),
         cmocka_unit_test(test_nan_is_an_error),
