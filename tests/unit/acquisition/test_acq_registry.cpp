@@ -1,5 +1,5 @@
 // The acquisition registry (every name reaches the option, the pruning flag is honoured and
-// true of the formulas), the expected noise at a candidate and the npro acquisition against
+// true of the formulas), noisy mode's acquisition defaults, the expected noise at a candidate and the npro acquisition against
 // the variance drop of refitting the GP with the candidate added.
 #include "acquisition/acq_registry.hpp"
 
@@ -91,6 +91,24 @@ static void test_every_name_is_an_option_choice(void**) {
         assert_message_mentions(e.what(), acq_option_choices());
     }
     assert_string_equal(options.get_text("search_acq_fcn").c_str(), all.c_str());  // unchanged
+}
+
+// Noisy mode's acquisition defaults (viqr, 1024 candidates) replace only what the user left
+// unset; exact runs keep ivr and 8192 candidates.
+static void test_noisy_mode_acquisition_defaults(void**) {
+    OptionValues options;
+    const Settings exact = Settings::resolve(options, 3);
+    assert_string_equal(exact.search_acq_fcn.c_str(), "ivr");
+    assert_int_equal(exact.ns_search, 8192);
+    options.set_number("specify_target_noise", 1.0);
+    const Settings noisy = Settings::resolve(options, 3);
+    assert_string_equal(noisy.search_acq_fcn.c_str(), "viqr");
+    assert_int_equal(noisy.ns_search, 1024);
+    options.set_number("ns_search", 4096);
+    options.set_text("search_acq_fcn", "imiqr");
+    const Settings chosen = Settings::resolve(options, 3);
+    assert_string_equal(chosen.search_acq_fcn.c_str(), "imiqr");
+    assert_int_equal(chosen.ns_search, 4096);
 }
 
 // The candidate search prunes with the moments bound only where the registry says the value
@@ -213,6 +231,7 @@ int main(void) {
         cmocka_unit_test(test_expected_noise_is_the_nearest_told_noise),
         cmocka_unit_test(test_npro_is_the_variance_drop_at_the_point),
         cmocka_unit_test(test_pending_points_carry_the_expected_noise),
+        cmocka_unit_test(test_noisy_mode_acquisition_defaults),
     };
     return cmocka_run_group_tests(tests, nullptr, nullptr);
 }
