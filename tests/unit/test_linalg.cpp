@@ -64,16 +64,22 @@ static void test_cholesky_solve_and_logdet(void**) {
         for (int j = 0; j < 5; ++j) assert_close(prod(i, j), i == j ? 1.0 : 0.0, 1e-10);
 }
 
+// A Cholesky factor L (n x n) of a random SPD matrix and standard normal right-hand sides B
+// (n x m).
+static void random_lower_system(int n, int m, Rng& rng, Matrix& l, Matrix& b) {
+    cholesky_jitter(random_spd(n, rng), l);
+    b = Matrix(n, m);
+    for (double& x : b.data) x = rng.normal();
+}
+
 // forward_substitution: L V = B holds; it agrees with the BLAS solve; a column solved alone,
 // or among fewer columns, is bitwise the same (45 columns: a block of 32, a padded tail of 13);
 // the first rows depend only on the first rows of L and B.
 static void test_forward_substitution(void**) {
     Rng rng(5);
     const int n = 23, m = 45;
-    Matrix l;
-    cholesky_jitter(random_spd(n, rng), l);
-    Matrix b(n, m);
-    for (double& v : b.data) v = rng.normal();
+    Matrix l, b;
+    random_lower_system(n, m, rng, l, b);
     Matrix v = b;
     forward_substitution(l, v);
     Matrix reference = b;
@@ -110,10 +116,8 @@ static void test_forward_substitution_summation_order(void**) {
     Rng rng(8);
     for (int n : {1, 2, 7, 24}) {
         const int m = 37;
-        Matrix l;
-        cholesky_jitter(random_spd(n, rng), l);
-        Matrix b(n, m);
-        for (double& x : b.data) x = rng.normal();
+        Matrix l, b;
+        random_lower_system(n, m, rng, l, b);
         Matrix v = b;
         forward_substitution(l, v);
         Matrix expected = b;
