@@ -315,9 +315,8 @@ OptionValues OptionValues::read(Reader& in) {
 
 // PyVBMC Options.update_defaults with specify_target_noise: 1.5 times the budget, a longer
 // stability window and the acquisition viqr, and (ours) fewer candidates for it, unless the user
-// set them. (Its
-// active_sample_gp_update / active_sample_vp_update have no counterpart here: the search
-// surrogate already takes each told value by a rank-1 update.)
+// set them. (Its active_sample_gp_update / active_sample_vp_update have no counterpart here: the
+// search surrogate already takes each told value by a rank-1 update.)
 void Settings::apply_noisy_defaults(const OptionValues& values) {
     if (!values.is_set(option_index("max_fun_evals")))  // PyVBMC max_fun_evals
         max_fun_evals = static_cast<int>(std::ceil(1.5 * 50 * (dim + 2)));
@@ -329,7 +328,7 @@ void Settings::apply_noisy_defaults(const OptionValues& values) {
     if (!values.is_set(option_index("search_acq_fcn")))  // PyVBMC search_acq_fcn = [AcqFcnVIQR()]
         search_acq_fcn = "viqr";
     // viqr scores every candidate exactly (no bound prunes it: its values across 8192 candidates
-    // span about 1%) and took 76-89% of a noisy run's time. 1024 candidates cut the library's
+    // span 1-3%) and took 76-89% of a noisy run's time. 1024 candidates cut the library's
     // time per evaluation 2.9-4.3 times on the six noisy benchmark problems; over 20 seeds the
     // LML error and gsKL were lower in 59 and 56 of 120 runs (bench/RESULTS.md, "Noisy targets").
     if (!values.is_set(option_index("ns_search"))) ns_search = 1024;

@@ -1,6 +1,6 @@
 // The acquisition registry (every name reaches the option, the pruning flag is honoured and
-// true of the formulas), noisy mode's acquisition defaults, the expected noise at a candidate and the npro acquisition against
-// the variance drop of refitting the GP with the candidate added.
+// true of the formulas), noisy mode's acquisition defaults, the expected noise at a candidate and
+// the npro acquisition against the variance drop of refitting the GP with the candidate added.
 #include "acquisition/acq_registry.hpp"
 
 #include <cmath>
