@@ -94,8 +94,8 @@ static void test_every_name_is_an_option_choice(void**) {
 }
 
 // Noisy mode's acquisition and stopping defaults (viqr, 1024 candidates, a stable window of half
-// the noisy budget) replace only what the user left unset; exact runs keep ivr, 8192 candidates
-// and a window of 60.
+// the budget, at most half the noisy one) replace only what the user left unset; exact runs keep
+// ivr, 8192 candidates and a window of 60.
 static void test_noisy_mode_defaults(void**) {
     OptionValues options;
     const Settings exact = Settings::resolve(options, 3);
@@ -110,6 +110,10 @@ static void test_noisy_mode_defaults(void**) {
     assert_int_equal(noisy.tol_stable_count, 188);  // ceil(375 / 2)
     assert_int_equal(Settings::resolve(options, 2).tol_stable_count, 150);
     assert_int_equal(Settings::resolve(options, 6).tol_stable_count, 300);
+    options.set_number("max_fun_evals", 201);
+    assert_int_equal(Settings::resolve(options, 3).tol_stable_count, 101);  // ceil(201 / 2)
+    options.set_number("max_fun_evals", 1000);
+    assert_int_equal(Settings::resolve(options, 3).tol_stable_count, 188);
     options.set_number("ns_search", 4096);
     options.set_text("search_acq_fcn", "imiqr");
     options.set_number("tol_stable_count", 90);
