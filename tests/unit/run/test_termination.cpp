@@ -30,6 +30,23 @@ static void test_stable_window_is_evaluations_over_batch_size(void**) {
     assert_int_equal(stable_window(s), 9);  // ceil(60 / 7)
 }
 
+// Noisy mode's stable window is half the budget, at most half the noisy budget 75 (D + 2), unless
+// the user sets one; exact runs keep 60.
+static void test_noisy_stable_window_is_half_the_budget(void**) {
+    assert_int_equal(defaults(3).tol_stable_count, 60);
+    OptionValues options;
+    options.set_number("specify_target_noise", 1.0);
+    assert_int_equal(Settings::resolve(options, 2).tol_stable_count, 150);
+    assert_int_equal(Settings::resolve(options, 3).tol_stable_count, 188);  // ceil(375 / 2)
+    assert_int_equal(Settings::resolve(options, 6).tol_stable_count, 300);
+    options.set_number("max_fun_evals", 201);
+    assert_int_equal(Settings::resolve(options, 3).tol_stable_count, 101);  // ceil(201 / 2)
+    options.set_number("max_fun_evals", 1000);
+    assert_int_equal(Settings::resolve(options, 3).tol_stable_count, 188);
+    options.set_number("tol_stable_count", 90);
+    assert_int_equal(Settings::resolve(options, 3).tol_stable_count, 90);
+}
+
 static void test_reliability_index_matches_its_definition(void**) {
     const Settings s = defaults(2);
     std::vector<IterationRecord> history = {record(0, -3.0, 0.5, INFINITY), record(1, -2.5, 0.2, INFINITY)};
@@ -187,6 +204,7 @@ static void test_gp_sampling_settles_on_weighted_sample_variance(void**) {
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_stable_window_is_evaluations_over_batch_size),
+        cmocka_unit_test(test_noisy_stable_window_is_half_the_budget),
         cmocka_unit_test(test_reliability_index_matches_its_definition),
         cmocka_unit_test(test_elcbo_slope_is_a_least_squares_fit_over_half_the_window),
         cmocka_unit_test(test_stability_needs_the_window_with_few_exceptions),
