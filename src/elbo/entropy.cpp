@@ -8,6 +8,7 @@
 
 #include "util/error.hpp"
 #include "util/fast_exp.hpp"
+#include "util/lanes.hpp"
 #include "util/math.hpp"
 #include "util/parallel.hpp"
 #include "util/vector_clones.hpp"
@@ -25,14 +26,18 @@ namespace {
 
 constexpr int kChunk = 256;  // draws processed together, stored coordinate-major
 
-// Sum of v[0..count) in eight interleaved partial sums (vectorisable, the same order on every CPU).
+// Every sum over a chunk's draws is taken in the one order of util/lanes.hpp: the first
+// lanes_part(count) terms in eight lanes, combined by lanes_total, then the rest one by one.
 double sum_lanes(const double* v, int count) {
-    double part[8] = {0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0};
-    int c = 0;
-    for (; c + 8 <= count; c += 8)
-        for (int l = 0; l < 8; ++l) part[l] += v[c + l];
-    double total = ((part[0] + part[1]) + (part[2] + part[3])) + ((part[4] + part[5]) + (part[6] + part[7]));
-    for (; c < count; ++c) total += v[c];
+    Lanes part{};
+    const int full = lanes_part(count);
+    for (int c = 0; c < full; c += kLanes) {
+        Lanes x;
+        load(x, v + c);
+        part += x;
+    }
+    double total = lanes_total(part);
+    for (int c = full; c < count; ++c) total += v[c];
     return total;
 }
 
@@ -93,25 +98,87 @@ void log_sum_exp_draws(double* terms, int k_count, int count, double* log_max, d
     impl(terms, k_count, count, log_max, total);
 }
 
+// Normalises component k's responsibilities of the chunk in place (r_c *= inv_total_c) and returns
+// sum_c r_c in r_sum and sum_c r_c (maha_c - D) in scale_sum.
+VBMC_VECTOR_CLONES
+void normalise_responsibilities(double* r, const double* inv_total, const double* maha, int count, int dim,
+                                double& r_sum, double& scale_sum) {
+    const double d_count = dim;
+    Lanes part_r{}, part_scale{};
+    const int full = lanes_part(count);
+    for (int c = 0; c < full; c += kLanes) {
+        Lanes rv, inv, m;
+        load(rv, r + c);
+        load(inv, inv_total + c);
+        load(m, maha + c);
+        rv *= inv;
+        store(r + c, rv);
+        part_r += rv;
+        part_scale += rv * (m - d_count);
+    }
+    r_sum = lanes_total(part_r);
+    scale_sum = lanes_total(part_scale);
+    for (int c = full; c < count; ++c) {
+        r[c] *= inv_total[c];
+        r_sum += r[c];
+        scale_sum += r[c] * (maha[c] - d_count);
+    }
+}
+
 // Gradient terms of one component k for the chunk: with r = resp (normalised) and
 // u_d = (x_d - mu_d) precision_d, accumulates dlogq_dx[d][c] -= r u_d and returns
 // sum_c r u_d in mu_sum[d] and sum_c r u_d (x_d - mu_d) in scale_sum[d].
 VBMC_VECTOR_CLONES
 void component_gradient_terms(const double* xs, const double* resp, int count, int dim, const double* mu,
-                              const double* precision, double* dlogq_dx, double* scratch, double* scratch_scale,
-                              double* mu_sum, double* scale_sum) {
+                              const double* precision, double* dlogq_dx, double* mu_sum, double* scale_sum) {
+    const int full = lanes_part(count);
     for (int d = 0; d < dim; ++d) {
         const double* x = xs + static_cast<size_t>(d) * kChunk;
         double* dx = dlogq_dx + static_cast<size_t>(d) * kChunk;
-        for (int c = 0; c < count; ++c) {
-            const double diff = x[c] - mu[d];
-            const double ru = resp[c] * (diff * precision[d]);
-            dx[c] -= ru;
-            scratch[c] = ru;
-            scratch_scale[c] = ru * diff;
+        const double m = mu[d], p = precision[d];
+        Lanes part_mu{}, part_scale{};
+        for (int c = 0; c < full; c += kLanes) {
+            Lanes xv, rv, dxv;
+            load(xv, x + c);
+            load(rv, resp + c);
+            load(dxv, dx + c);
+            const Lanes diff = xv - m;
+            const Lanes ru = rv * (diff * p);
+            store(dx + c, dxv - ru);
+            part_mu += ru;
+            part_scale += ru * diff;
         }
-        mu_sum[d] = sum_lanes(scratch, count);
-        scale_sum[d] = sum_lanes(scratch_scale, count);
+        double sum_mu = lanes_total(part_mu), sum_scale = lanes_total(part_scale);
+        for (int c = full; c < count; ++c) {
+            const double diff = x[c] - m;
+            const double ru = resp[c] * (diff * p);
+            dx[c] -= ru;
+            sum_mu += ru;
+            sum_scale += ru * diff;
+        }
+        mu_sum[d] = sum_mu;
+        scale_sum[d] = sum_scale;
+    }
+}
+
+// sum_c dx_c and sum_c dx_c off_c over the chunk: component j's reparameterisation paths in one
+// coordinate.
+VBMC_VECTOR_CLONES
+void path_sums(const double* dx, const double* off, int count, double& dx_sum, double& path_sum) {
+    Lanes part_dx{}, part_path{};
+    const int full = lanes_part(count);
+    for (int c = 0; c < full; c += kLanes) {
+        Lanes dv, ov;
+        load(dv, dx + c);
+        load(ov, off + c);
+        part_dx += dv;
+        part_path += dv * ov;
+    }
+    dx_sum = lanes_total(part_dx);
+    path_sum = lanes_total(part_path);
+    for (int c = full; c < count; ++c) {
+        dx_sum += dx[c];
+        path_sum += dx[c] * off[c];
     }
 }
 
@@ -161,8 +228,8 @@ struct ChunkScratch {
     ChunkScratch(int dim, int k_count)
         : xs(static_cast<size_t>(dim) * kChunk), offset(xs.size()), dlogq_dx(xs.size()),
           maha(static_cast<size_t>(k_count) * kChunk), resp(maha.size()), log_max(kChunk), total(kChunk),
-          log_q(kChunk), scratch(kChunk), scratch_scale(kChunk), mu_sum(dim), scale_sum(dim) {}
-    std::vector<double> xs, offset, dlogq_dx, maha, resp, log_max, total, log_q, scratch, scratch_scale, mu_sum, scale_sum;
+          log_q(kChunk), mu_sum(dim), scale_sum(dim) {}
+    std::vector<double> xs, offset, dlogq_dx, maha, resp, log_max, total, log_q, mu_sum, scale_sum;
 };
 
 // A group's share of the gradient: its terms of the packed theta and of sum_j w_j mean_s r_k
@@ -198,17 +265,13 @@ void add_chunk_gradient(const VariationalPosterior& vp, const MixtureConstants& 
     for (int c = 0; c < count; ++c) w.total[c] = 1.0 / w.total[c];
     for (int k = 0; k < vp.k; ++k) {
         double* r = w.resp.data() + static_cast<size_t>(k) * kChunk;
-        const double* mk = w.maha.data() + static_cast<size_t>(k) * kChunk;
-        for (int c = 0; c < count; ++c) {
-            r[c] *= w.total[c];
-            w.scratch[c] = r[c] * (mk[c] - dim);
-        }
-        g[sigma_off + k] -= scale * sum_lanes(w.scratch.data(), count);
-        const double r_sum = sum_lanes(r, count);
+        double r_sum = 0.0, sigma_sum = 0.0;
+        normalise_responsibilities(r, w.total.data(), w.maha.data() + static_cast<size_t>(k) * kChunk, count, dim,
+                                   r_sum, sigma_sum);
+        g[sigma_off + k] -= scale * sigma_sum;
         part.w_direct[k] += scale * r_sum;
         component_gradient_terms(w.xs.data(), r, count, dim, vp.mu.row(k), mix.precision.data() + static_cast<size_t>(k) * dim,
-                                 w.dlogq_dx.data(), w.scratch.data(), w.scratch_scale.data(), w.mu_sum.data(),
-                                 w.scale_sum.data());
+                                 w.dlogq_dx.data(), w.mu_sum.data(), w.scale_sum.data());
         for (int d = 0; d < dim; ++d) {
             g[k * dim + d] -= scale * w.mu_sum[d];
             g[lambda_off + vp.lambda_index(k, d)] -= scale * (w.scale_sum[d] - r_sum);
@@ -216,11 +279,10 @@ void add_chunk_gradient(const VariationalPosterior& vp, const MixtureConstants& 
     }
     double path_sigma = 0.0;
     for (int d = 0; d < dim; ++d) {
-        const double* dx = w.dlogq_dx.data() + static_cast<size_t>(d) * kChunk;
-        const double* off = w.offset.data() + static_cast<size_t>(d) * kChunk;
-        g[j * dim + d] -= scale * sum_lanes(dx, count);
-        for (int c = 0; c < count; ++c) w.scratch[c] = dx[c] * off[c];
-        const double path = sum_lanes(w.scratch.data(), count);
+        double dx_sum = 0.0, path = 0.0;
+        path_sums(w.dlogq_dx.data() + static_cast<size_t>(d) * kChunk, w.offset.data() + static_cast<size_t>(d) * kChunk,
+                  count, dx_sum, path);
+        g[j * dim + d] -= scale * dx_sum;
         path_sigma += path;
         g[lambda_off + vp.lambda_index(j, d)] -= scale * path;
     }

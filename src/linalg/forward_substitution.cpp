@@ -4,19 +4,12 @@
 #include <string>
 
 #include "util/error.hpp"
+#include "util/lanes.hpp"
 #include "util/vector_clones.hpp"
 
 namespace libvbmc {
 
 namespace {
-
-// Eight doubles operated on together; GCC lowers it to whatever registers the clone has.
-typedef double Lanes __attribute__((vector_size(64)));
-constexpr int kLanes = 8;
-
-__attribute__((always_inline)) inline void load(Lanes& v, const double* p) { std::memcpy(&v, p, sizeof v); }
-
-__attribute__((always_inline)) inline void store(double* p, const Lanes& v) { std::memcpy(p, &v, sizeof v); }
 
 // Columns [j0, j0 + kGroups * kLanes) of the solve, accumulators held in registers. The sum
 // over c is split into even and odd c (two independent chains per group, so the additions
