@@ -22,10 +22,10 @@ VarianceReduction::VarianceReduction(const Gp& gp, const VariationalPosterior& v
         Sample& s = samples_[si];
         s.sn2 = std::exp(2.0 * theta[hyp::log_sn(dim)]);
         s.log_norm.assign(static_cast<size_t>(vp.k), 0.0);
-        s.inv_tau2 = Matrix(vp.k, dim);
+        s.inv_tau = Matrix(vp.k, dim);
         for (int k = 0; k < vp.k; ++k) {
-            s.log_norm[k] = kernel_mean_log_norm_ratio(kernel, std::log(vp.w[k]), s2.row(k), dim, s.inv_tau2.row(k));
-            for (int d = 0; d < dim; ++d) s.inv_tau2(k, d) = 1.0 / s.inv_tau2(k, d);
+            s.log_norm[k] = kernel_mean_log_norm_ratio(kernel, std::log(vp.w[k]), s2.row(k), dim, s.inv_tau.row(k));
+            for (int d = 0; d < dim; ++d) s.inv_tau(k, d) = 1.0 / std::sqrt(s.inv_tau(k, d));
         }
         std::vector<double> zq_train(static_cast<size_t>(n));
         prior_covariance(si, gp.data.x, zq_train.data());
@@ -51,13 +51,23 @@ double VarianceReduction::reduction_bound(size_t si, double cov) const {
     return cov2 / (cov2 / var_upper + s.sn2);
 }
 
+// Component by component, each term exp(log_norm_k - 1/2 sum_d ((mu_kd - x_d) / tau_kd)^2) is the
+// SE kernel row of gp.hpp between mu_k and the points, both scaled by 1 / tau_k.
 void VarianceReduction::prior_covariance(size_t si, const Matrix& xs, double* out) const {
     const Sample& s = samples_[si];
     const int dim = xs.cols;
-    for (int j = 0; j < xs.rows; ++j) {
-        double sum = 0.0;
-        for (int k = 0; k < vp_.k; ++k) sum += kernel_mean_at(s.log_norm[k], s.inv_tau2.row(k), vp_.mu.row(k), xs.row(j), dim);
-        out[j] = sum;
+    const int m = xs.rows;
+    std::vector<double> scaled_by_dim(static_cast<size_t>(dim) * m), scaled_mu(dim), term(m);
+    std::fill(out, out + m, 0.0);
+    for (int k = 0; k < vp_.k; ++k) {
+        for (int d = 0; d < dim; ++d) {
+            const double inv_tau = s.inv_tau(k, d);
+            scaled_mu[d] = vp_.mu(k, d) * inv_tau;
+            double* row = scaled_by_dim.data() + static_cast<size_t>(d) * m;
+            for (int j = 0; j < m; ++j) row[j] = xs(j, d) * inv_tau;
+        }
+        gp_kernel_row(scaled_mu.data(), scaled_by_dim.data(), m, dim, m, s.log_norm[k], term.data());
+        for (int j = 0; j < m; ++j) out[j] += term[j];
     }
 }
 

@@ -53,7 +53,7 @@ private:
     struct Sample {
         std::vector<double> beta;      // A^{-1} zq(X)
         std::vector<double> log_norm;  // per component: log(w_k sf^2 prod_d ell_d / tau_kd)
-        Matrix inv_tau2;               // k x dim: 1 / tau_kd^2
+        Matrix inv_tau;                // k x dim: 1 / tau_kd
         double sn2 = 0.0;
         double integral_var = 0.0;     // Var[E_q f]
         double integral_var_slack = 0.0;  // rounding allowance of integral_var (relative to its prior part)
