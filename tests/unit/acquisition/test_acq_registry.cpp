@@ -94,12 +94,12 @@ static void test_every_name_is_an_option_choice(void**) {
 }
 
 // Noisy mode's acquisition defaults (viqr, 1024 candidates) replace only what the user left
-// unset; exact runs keep ivr and 8192 candidates.
+// unset; exact runs keep ivr and 2048 candidates.
 static void test_noisy_mode_acquisition_defaults(void**) {
     OptionValues options;
     const Settings exact = Settings::resolve(options, 3);
     assert_string_equal(exact.search_acq_fcn.c_str(), "ivr");
-    assert_int_equal(exact.ns_search, 8192);
+    assert_int_equal(exact.ns_search, 2048);
     options.set_number("specify_target_noise", 1.0);
     const Settings noisy = Settings::resolve(options, 3);
     assert_string_equal(noisy.search_acq_fcn.c_str(), "viqr");
