@@ -51,22 +51,17 @@ double VarianceReduction::reduction_bound(size_t si, double cov) const {
     return cov2 / (cov2 / var_upper + s.sn2);
 }
 
-// Component by component, each term exp(log_norm_k - 1/2 sum_d ((mu_kd - x_d) / tau_kd)^2) is the
-// SE kernel row of gp.hpp between mu_k and the points, both scaled by 1 / tau_k.
 void VarianceReduction::prior_covariance(size_t si, const Matrix& xs, double* out) const {
     const Sample& s = samples_[si];
     const int dim = xs.cols;
     const int m = xs.rows;
-    std::vector<double> scaled_by_dim(static_cast<size_t>(dim) * m), scaled_mu(dim), term(m);
+    std::vector<double> xs_by_dim(static_cast<size_t>(dim) * m), scaled_mu, scaled, term(m);
+    for (int j = 0; j < m; ++j)
+        for (int d = 0; d < dim; ++d) xs_by_dim[static_cast<size_t>(d) * m + j] = xs(j, d);
     std::fill(out, out + m, 0.0);
     for (int k = 0; k < vp_.k; ++k) {
-        for (int d = 0; d < dim; ++d) {
-            const double inv_tau = s.inv_tau(k, d);
-            scaled_mu[d] = vp_.mu(k, d) * inv_tau;
-            double* row = scaled_by_dim.data() + static_cast<size_t>(d) * m;
-            for (int j = 0; j < m; ++j) row[j] = xs(j, d) * inv_tau;
-        }
-        gp_kernel_row(scaled_mu.data(), scaled_by_dim.data(), m, dim, m, s.log_norm[k], term.data());
+        kernel_mean_row(s.log_norm[k], s.inv_tau.row(k), vp_.mu.row(k), xs_by_dim.data(), m, dim, scaled_mu, scaled,
+                        term.data());
         for (int j = 0; j < m; ++j) out[j] += term[j];
     }
 }

@@ -2,6 +2,8 @@
 
 #include <cmath>
 
+#include "gp/gp.hpp"
+
 namespace libvbmc {
 
 SeKernel se_kernel(const double* log_ell, double log_sf, int dim) {
@@ -33,6 +35,19 @@ double kernel_mean_at(double log_norm, const double* inv_tau2, const double* mu,
         r2 += diff * diff * inv_tau2[d];
     }
     return std::exp(log_norm - 0.5 * r2);
+}
+
+void kernel_mean_row(double log_norm, const double* inv_tau, const double* mu, const double* points_by_dim, int m,
+                     int dim, std::vector<double>& scaled_mu, std::vector<double>& scaled, double* out) {
+    scaled_mu.resize(static_cast<size_t>(dim));
+    scaled.resize(static_cast<size_t>(dim) * m);
+    for (int d = 0; d < dim; ++d) {
+        scaled_mu[d] = mu[d] * inv_tau[d];
+        const double* from = points_by_dim + static_cast<size_t>(d) * m;
+        double* to = scaled.data() + static_cast<size_t>(d) * m;
+        for (int j = 0; j < m; ++j) to[j] = from[j] * inv_tau[d];
+    }
+    gp_kernel_row(scaled_mu.data(), scaled.data(), m, dim, m, log_norm, out);
 }
 
 double kernel_pair_mean(const SeKernel& kernel, const double* mu_a, const double* s2_a, const double* mu_b,

@@ -31,6 +31,14 @@ double kernel_mean_log_norm(const SeKernel& kernel, const double* s2, int dim, d
 // exp(log_norm - 1/2 sum_d (mu_d - x'_d)^2 inv_tau2[d]).
 double kernel_mean_at(double log_norm, const double* inv_tau2, const double* mu, const double* x, int dim);
 
+// The same kernel mean at m points stored coordinate-major (row d of points_by_dim holds
+// coordinate d of every point, m per row), from inv_tau[d] = 1 / tau_d: out[j] for j < m.
+// Vectorised: the SE kernel row of gp.hpp between mu and the points, both scaled by inv_tau
+// (exp_fast, so the last bits can differ from kernel_mean_at's). scaled_mu and scaled are the
+// caller's scratch, resized here, so a loop over components allocates once.
+void kernel_mean_row(double log_norm, const double* inv_tau, const double* mu, const double* points_by_dim, int m,
+                     int dim, std::vector<double>& scaled_mu, std::vector<double>& scaled, double* out);
+
 // The kernel pair integral of N(mu_a, diag(s2_a)) and N(mu_b, diag(s2_b)).
 double kernel_pair_mean(const SeKernel& kernel, const double* mu_a, const double* s2_a, const double* mu_b,
                         const double* s2_b, int dim);

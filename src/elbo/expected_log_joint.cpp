@@ -42,19 +42,6 @@ SampleHyp unpack_hyp(const std::vector<double>& theta, int dim) {
 }
 
 
-// z_kn for every training point n (x_by_dim: the points coordinate-major, n per row): the SE
-// kernel row of gp.hpp between mu_k and the points, both scaled by inv_tau_k.
-void component_kernel_means(double ln_norm, const double* inv_tau, const double* mu, const std::vector<double>& x_by_dim,
-                            int n, int dim, std::vector<double>& scaled_mu, std::vector<double>& scaled, double* z) {
-    for (int d = 0; d < dim; ++d) {
-        scaled_mu[d] = mu[d] * inv_tau[d];
-        const double* from = x_by_dim.data() + static_cast<size_t>(d) * n;
-        double* to = scaled.data() + static_cast<size_t>(d) * n;
-        for (int i = 0; i < n; ++i) to[i] = from[i] * inv_tau[d];
-    }
-    gp_kernel_row(scaled_mu.data(), scaled.data(), n, dim, n, ln_norm, z);
-}
-
 }  // namespace
 
 void expected_log_joint(const VariationalPosterior& vp, const Gp& gp, bool want_grad,
@@ -77,7 +64,7 @@ void expected_log_joint(const VariationalPosterior& vp, const Gp& gp, bool want_
     const Matrix s2 = vp_component_variances(vp);
     Matrix z;  // n x k: z(n, k) = E_{q_k}[k(x, x_n)]
     if (want_variance) z = Matrix(n, k_count);
-    std::vector<double> x_by_dim(static_cast<size_t>(dim) * n), scaled(x_by_dim.size()), scaled_mu(dim), z_k(n);
+    std::vector<double> x_by_dim(static_cast<size_t>(dim) * n), scaled, scaled_mu, z_k(n);
     for (int i = 0; i < n; ++i)
         for (int d = 0; d < dim; ++d) x_by_dim[static_cast<size_t>(d) * n + i] = gp.data.x(i, d);
 
@@ -97,7 +84,7 @@ void expected_log_joint(const VariationalPosterior& vp, const Gp& gp, bool want_
                 a2[d] = 0.0;
             }
             // a0 = sum_n alpha_n z_kn, a1_d = sum_n alpha_n z_kn delta_knd, a2_d = ... delta_knd^2
-            component_kernel_means(ln_norm, inv_tau.data(), mu, x_by_dim, n, dim, scaled_mu, scaled, z_k.data());
+            kernel_mean_row(ln_norm, inv_tau.data(), mu, x_by_dim.data(), n, dim, scaled_mu, scaled, z_k.data());
             double a0 = 0.0;
             for (int i = 0; i < n; ++i) {
                 const double* x = gp.data.x.row(i);
