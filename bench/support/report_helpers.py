@@ -3,6 +3,7 @@ formatting, medians with percentile-bootstrap intervals, the statistics of a gro
 ratio PyVBMC / libvbmc, the provenance header, the breakdown of the library's time by phase, and
 the marked sections that other benchmarks (bench/workers, bench/refine) keep in
 bench/RESULTS.md."""
+import ctypes
 import math
 import os
 import random
@@ -106,6 +107,18 @@ def group_stats(runs):
     }
 
 
+def blas_core():
+    """"OpenBLAS core NAME, " for the kernels OpenBLAS picked on this machine (the runs load the
+    same library with the same environment), or "" when OpenBLAS is not found. OpenBLAS 0.3.21
+    does not know some newer CPUs and falls back to its Prescott (SSE3) kernels there."""
+    try:
+        openblas = ctypes.CDLL("libopenblas.so.0")
+        openblas.openblas_get_corename.restype = ctypes.c_char_p
+        return f"OpenBLAS core {openblas.openblas_get_corename().decode()}, "
+    except (OSError, AttributeError):
+        return ""
+
+
 def provenance(repo, command):
     """Commit, machine and command (a list of words) of a benchmark invocation, stamped into
     every run record."""
@@ -128,7 +141,7 @@ def provenance(repo, command):
     except OSError:
         pass
     return {"commit": commit,
-            "machine": f"{os.cpu_count()} cores, {cpu}, BLAS threads 1 per run",
+            "machine": f"{os.cpu_count()} cores, {cpu}, {blas_core()}BLAS threads 1 per run",
             "command": " ".join(command)}
 
 
