@@ -104,6 +104,7 @@ module vbmc
     procedure :: evaluations_prior => run_evaluations_prior
     procedure :: history_posterior => run_history_posterior
     procedure :: history_action => run_history_action
+    procedure :: plot_elbo => run_plot_elbo
     procedure :: last_error => run_last_error
     procedure :: destroy => run_destroy
     procedure, private :: refuse_run_copy
@@ -133,11 +134,34 @@ module vbmc
     procedure :: kl => post_kl
     procedure :: mtv => post_mtv
     procedure :: save => post_save
+    procedure :: plot => post_plot
     procedure :: destroy => post_destroy
     procedure, private :: refuse_post_copy
     generic :: assignment(=) => refuse_post_copy
     final :: post_final
   end type
+
+  ! The plots, drawn with gnuplot in submodule vbmc_plot (vbmc_plot.f90); the type-bound
+  ! procedures post%plot and run%plot_elbo report their status and message.
+  interface
+    module subroutine plot_corner(post, file, run, n_samples, seed, labels, title, status, message)
+      class(vbmc_posterior_type), intent(in) :: post
+      character(len=*), intent(in) :: file
+      type(vbmc_run_type), intent(in), optional :: run
+      integer, intent(in), optional :: n_samples, seed
+      character(len=*), intent(in), optional :: labels(:), title
+      integer, intent(out) :: status
+      character(len=*), intent(out) :: message
+    end subroutine
+
+    module subroutine plot_elbo_trace(run, file, title, status, message)
+      class(vbmc_run_type), intent(in) :: run
+      character(len=*), intent(in) :: file
+      character(len=*), intent(in), optional :: title
+      integer, intent(out) :: status
+      character(len=*), intent(out) :: message
+    end subroutine
+  end interface
 
 contains
 
@@ -631,6 +655,22 @@ contains
     text = f_string(c_loc(buffer))
   end function
 
+  ! The ELBO +- SD of each completed iteration against the evaluations told (warm-up hollow)
+  ! into the PNG file `file`, with the returned posterior's ELBO +- SD once the run has finished.
+  ! Drawn by gnuplot ($VBMC_GNUPLOT, else gnuplot on the PATH); its absence or failure gives
+  ! VBMC_E_IO with gnuplot's message.
+  subroutine run_plot_elbo(self, file, title, stat, errmsg)
+    class(vbmc_run_type), intent(in) :: self
+    character(len=*), intent(in) :: file
+    character(len=*), intent(in), optional :: title
+    integer, intent(out), optional :: stat
+    character(len=*), intent(inout), optional :: errmsg
+    character(len=1024) :: message
+    integer :: status
+    call plot_elbo_trace(self, file, title, status, message)
+    call report(int(status, c_int), trim(message), stat, errmsg)
+  end subroutine
+
   ! Whether several runs of one problem agree, and which is best (vbmc_diagnose).
   subroutine vbmc_diagnose_runs(runs, seed, diagnosis, stat, errmsg)
     type(vbmc_run_type), intent(in) :: runs(:)
@@ -838,6 +878,28 @@ contains
     integer, intent(out), optional :: stat
     character(len=*), intent(inout), optional :: errmsg
     call report_post(vbmc_post_save(self%handle, c_string(path)), "vbmc_post_save", stat, errmsg)
+  end subroutine
+
+  ! Corner plot of n_samples (default 100000) draws (seed default 1) into the PNG file `file`:
+  ! each coordinate's histogram on the diagonal, each pair's 2-D histogram below it and, with run,
+  ! its evaluations over them (circles: training points of the surrogate; crosses: failed, trimmed
+  ! or penalty values). labels(dim) name the coordinates (default x1, x2, ...). Drawn by gnuplot
+  ! ($VBMC_GNUPLOT, else gnuplot on the PATH); its absence or failure gives VBMC_E_IO.
+  subroutine post_plot(self, file, run, n_samples, seed, labels, title, stat, errmsg)
+    class(vbmc_posterior_type), intent(in) :: self
+    character(len=*), intent(in) :: file
+    type(vbmc_run_type), intent(in), optional :: run
+    integer, intent(in), optional :: n_samples, seed
+    character(len=*), intent(in), optional :: labels(:), title
+    integer, intent(out), optional :: stat
+    character(len=*), intent(inout), optional :: errmsg
+    character(len=1024) :: message
+    integer :: status
+    if (present(labels)) then
+      if (.not. size_ok(size(labels), self%dim(), "labels", stat, errmsg)) return
+    end if
+    call plot_corner(self, file, run, n_samples, seed, labels, title, status, message)
+    call report(int(status, c_int), trim(message), stat, errmsg)
   end subroutine
 
   ! The log evidence estimate that is not a bound and its SD (vbmc_post_log_evidence).

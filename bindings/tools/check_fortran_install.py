@@ -1,11 +1,13 @@
-"""Install the build into a scratch folder and build a Fortran program the documented way.
+"""Install the build into a scratch folder and build Fortran programs the documented way.
 
-    python3 check_fortran_install.py BUILD_DIR REFERENCE_OUTPUT PROGRAM.f90
+    python3 check_fortran_install.py BUILD_DIR REFERENCE_OUTPUT PROGRAM.f90 [LINKED.f90 ...]
 
 Runs `meson install --destdir` into a scratch folder, then compiles PROGRAM with
 `gfortran $(pkg-config --cflags --libs vbmc-fortran)` against that installation only
 (PKG_CONFIG_SYSROOT_DIR points pkg-config into it) and checks that the program prints the
-reference ELBO (compare_elbo.py's rule). Exits 0 when all of that holds.
+reference ELBO (compare_elbo.py's rule). Each LINKED program is compiled and linked the same way,
+not run: the procedures it calls (the plots of submodule vbmc_plot) are in the installed files.
+Exits 0 when all of that holds.
 """
 import glob
 import os
@@ -18,9 +20,10 @@ import compare_elbo  # noqa: E402
 
 
 def main():
-    if len(sys.argv) != 4:
+    if len(sys.argv) < 4:
         sys.exit(__doc__)
-    build, reference_output, program = sys.argv[1:]
+    build, reference_output, program = sys.argv[1:4]
+    linked = sys.argv[4:]
     with tempfile.TemporaryDirectory(prefix="vbmc-install-") as root:
         subprocess.run(["meson", "install", "-C", build, "--destdir", root, "--no-rebuild",
                         "--quiet"], check=True)
@@ -37,6 +40,10 @@ def main():
         print("pkg-config --cflags --libs vbmc-fortran: " + " ".join(flags))
         executable = os.path.join(root, "program")
         subprocess.run(["gfortran", "-o", executable, program] + flags, check=True)
+        for source in linked:
+            subprocess.run(["gfortran", "-o", os.path.join(root, "linked"), source] + flags,
+                           check=True)
+            print("built against the installation: " + source)
         library_dirs = [f[2:] for f in flags if f.startswith("-L")]
         os.environ["LD_LIBRARY_PATH"] = ":".join(library_dirs)
         binding = compare_elbo.elbo_of([executable])
