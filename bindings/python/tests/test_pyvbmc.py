@@ -118,12 +118,73 @@ class Banana(unittest.TestCase):
             loaded = VBMC.load(path + ".pkl")
             vp, results = loaded.optimize()
             self.assertEqual(results["elbo"], self.results["elbo"])
-            with self.assertRaises(NotImplementedError):
-                VBMC.load(path + ".pkl", new_options={"max_fun_evals": 300})
             self.vp.save(os.path.join(folder, "vp"))
             again = VariationalPosterior.load(os.path.join(folder, "vp.pkl"))
             x, _ = self.vp.sample(5)
             np.testing.assert_array_equal(again.pdf(x), self.vp.pdf(x))
+
+
+class LoadAndContinue(unittest.TestCase):
+    """VBMC.load's arguments as PyVBMC has them: new_options, iteration, set_random_state, and
+    file names without ".pkl"."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.folder = tempfile.TemporaryDirectory()
+        cls.path = os.path.join(cls.folder.name, "short_run.pkl")
+        np.random.seed(5)
+        cls.vbmc = VBMC(banana_log_joint, np.zeros((1, D)), LB, UB, PLB, PUB,
+                        options={"display": "off", "max_fun_evals": 20})
+        cls.vp, cls.results = cls.vbmc.optimize()
+        cls.state_after_run = np.random.get_state()
+        cls.vbmc.save(cls.path)
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.folder.cleanup()
+
+    def test_new_options_continue_the_run_with_a_larger_budget(self):
+        loaded = VBMC.load(self.path, new_options={"max_fun_evals": 30})
+        self.assertEqual(loaded.options["max_fun_evals"], 30)
+        vp, results = loaded.optimize()
+        self.assertEqual(results["func_count"], 30)
+        self.assertEqual(loaded.run.stat("reused_count"), self.results["train_set_size"])
+        self.assertTrue(np.isfinite(results["elbo"]))
+
+    def test_a_budget_already_spent_is_refused(self):
+        with self.assertRaisesRegex(ValueError, "made 20 evaluations"):
+            VBMC.load(self.path, new_options={"max_fun_evals": 20})
+
+    def test_new_options_before_any_evaluation_make_a_fresh_run(self):
+        path = os.path.join(self.folder.name, "not_run.pkl")
+        VBMC(banana_log_joint, np.zeros((1, D)), LB, UB, PLB, PUB,
+             options={"display": "off", "max_fun_evals": 20}).save(path)
+        loaded = VBMC.load(path, new_options={"max_fun_evals": 12})
+        self.assertEqual(loaded.run.stat("max_fun_evals"), 12)
+        self.assertEqual(loaded.optimize()[1]["func_count"], 12)
+
+    def test_iteration_is_the_last_one_or_refused(self):
+        last = self.results["iterations"] - 1
+        self.assertEqual(VBMC.load(self.path, iteration=last).run.stat("iteration"), last + 1)
+        with self.assertRaises(ValueError):
+            VBMC.load(self.path, iteration=last + 1)
+        with self.assertRaisesRegex(NotImplementedError, "last iteration"):
+            VBMC.load(self.path, iteration=0)
+
+    def test_set_random_state_restores_the_state_after_the_run(self):
+        expected = np.random.RandomState()
+        expected.set_state(self.state_after_run)
+        np.random.seed(123)
+        VBMC.load(self.path, set_random_state=True)
+        self.assertEqual(np.random.rand(), expected.rand())
+
+    def test_file_names_without_extension_mean_pkl(self):
+        self.assertEqual(VBMC.load(self.path[:-len(".pkl")]).results, self.results)
+        path = os.path.join(self.folder.name, "posterior")
+        self.vp.save(path)
+        again = VariationalPosterior.load(path)
+        x, _ = self.vp.sample(3)
+        np.testing.assert_array_equal(again.pdf(x), self.vp.pdf(x))
 
 
 class Interface(unittest.TestCase):

@@ -4,7 +4,8 @@
 the computation is libvbmc's, through the ask-tell classes of this package.
 
 What differs, and says so when used: options PyVBMC has and libvbmc has not are ignored with a
-warning (libvbmc's options are vbmc.options()); VBMC.load cannot change options or rewind to an
+warning (libvbmc's options are vbmc.options()); VBMC.load(new_options=...) continues as a new run
+started from the saved one (libvbmc fixes a run's options at creation) and cannot rewind to an
 earlier iteration; the posterior is sampled and evaluated in the original space only.
 """
 import difflib
@@ -189,14 +190,22 @@ class VBMC:
             warnings.warn("sample_prior is not used by libvbmc: ignored", stacklevel=2)
         self.options = dict(options or {})
         settings, self._here = _translate_options(options)
+        self.prior = prior
         self.log_likelihood, self.log_prior = log_density, _log_prior_of(prior, log_prior)
         self.x0 = None if starts is None else starts[0]
         self._extra_starts = [] if starts is None else list(starts[1:])
-        self.run = VBMCRun(self.lower_bounds, self.upper_bounds, self.plausible_lower_bounds,
-                           self.plausible_upper_bounds, x0=self.x0, options=settings)
-        self._prior_in_library = _give_prior_to_library(self.run, prior, self.lower_bounds,
-                                                        self.upper_bounds)
+        self.run = self._new_run(settings)
         self.vp, self.results = None, None
+        self.random_state = np.random.get_state()
+
+    def _new_run(self, settings):
+        """A VBMCRun of this problem with the libvbmc settings given, holding the prior when the
+        library can take it (self._prior_in_library says whether it does)."""
+        run = VBMCRun(self.lower_bounds, self.upper_bounds, self.plausible_lower_bounds,
+                      self.plausible_upper_bounds, x0=self.x0, options=settings)
+        self._prior_in_library = _give_prior_to_library(run, self.prior, self.lower_bounds,
+                                                        self.upper_bounds)
+        return run
 
     def log_joint(self, x):
         """The target at x as the run sees it: log_density(x) (+ the log prior)."""
@@ -226,6 +235,7 @@ class VBMC:
             posterior = self.run.run(self._evaluate)
         self.vp = VariationalPosterior(posterior, self.run.evaluations())
         self.results = self._results()
+        self.random_state = np.random.get_state()
         if self._here.get("plot"):
             self.vp.plot()
             self.plot_elbo()
@@ -278,24 +288,60 @@ class VBMC:
         """Write the whole instance (run, target function, posterior) to a pickle file; ".pkl"
         is added to a name without extension. The target function must be picklable (defined
         at module level). FileExistsError if the file exists and overwrite is False."""
-        path = file if os.path.splitext(str(file))[1] else str(file) + ".pkl"
-        with open(path, "wb" if overwrite else "xb") as handle:
-            pickle.dump(self, handle)
+        _write_pickle(self, file, overwrite)
 
     @classmethod
     def load(cls, file, new_options=None, iteration=None, set_random_state=False):
-        """Read an instance written by save(); optimize() continues the run where it stopped.
-        libvbmc fixes a run's options at creation and keeps no earlier iteration's state, so
-        new_options and iteration are refused; set_random_state has no use (the generator's
-        state is part of the run)."""
-        if new_options or iteration is not None:
-            raise NotImplementedError("libvbmc cannot change a saved run's options or rewind it "
-                                      "to an earlier iteration; create a new VBMC instead")
-        with open(file, "rb") as handle:
-            loaded = pickle.load(handle)
-        if not isinstance(loaded, cls):
-            raise TypeError("%s holds a %s, not a VBMC" % (file, type(loaded).__name__))
+        """Read an instance written by save() (".pkl" is added to a name without extension);
+        optimize() then continues the run.
+        iteration: None or the last iteration; libvbmc keeps each iteration's posterior
+        (iteration_history["vp"]) but not the run's state at it, so it cannot rewind.
+        new_options: PyVBMC options that replace the saved ones, e.g. a larger max_fun_evals.
+        libvbmc fixes a run's options at creation, so the run goes on as a new run started from
+        the saved one's posterior and re-using its evaluations (VBMCRun.warm_start): as in
+        PyVBMC, max_fun_evals counts the saved evaluations too and results["func_count"]
+        includes them, but the iterations (table, iteration_history, results["iterations"]) are
+        counted afresh.
+        set_random_state=True sets numpy's global random state to the one stored when the
+        instance was created or optimize() last returned."""
+        loaded = _read_pickle(file, cls)
+        loaded._check_iteration(iteration)
+        if set_random_state:
+            np.random.set_state(loaded.random_state)
+        if new_options:
+            loaded._continue_with_options(new_options)
         return loaded
+
+    def _check_iteration(self, iteration):
+        """Nothing for None or the last iteration; ValueError outside the iterations run,
+        NotImplementedError for an earlier one."""
+        last = int(self.run.stat("iteration")) - 1
+        if iteration is None or iteration == last:
+            return
+        if not 0 <= iteration <= last:
+            raise ValueError("iteration = %s: the saved run's iterations are 0 to %d"
+                             % (iteration, last))
+        raise NotImplementedError(
+            "VBMC.load(iteration=%d): libvbmc keeps each iteration's posterior "
+            "(iteration_history['vp']) but not the run's state at it, so a run continues only "
+            "from its last iteration (%d)" % (iteration, last))
+
+    def _continue_with_options(self, new_options):
+        """Replace the run by one with the user options updated by new_options: a fresh run if
+        nothing was evaluated yet, else a warm start from the run's posterior that re-uses its
+        evaluations, with max_fun_evals less the evaluations already made."""
+        self.options = {**self.options, **new_options}
+        settings, self._here = _translate_options(self.options)
+        evaluated = int(self.run.stat("func_count"))
+        if evaluated == 0:
+            self.run = self._new_run(settings)
+            return
+        budget = int(settings.get("max_fun_evals", self.run.stat("max_fun_evals")))
+        if budget <= evaluated:
+            raise ValueError("max_fun_evals = %d leaves nothing to continue with: the saved run "
+                             "made %d evaluations" % (budget, evaluated))
+        settings["max_fun_evals"] = budget - evaluated
+        self.run = self.run.warm_start(settings, reuse_evaluations=True)
 
     def __str__(self):
         return ("VBMC (libvbmc %s):\n    dimension = %d,\n    x0: %s,\n    lower bounds: %s,\n"
@@ -412,24 +458,39 @@ class VariationalPosterior:
 
     def save(self, file, overwrite=False):
         """Write to a pickle file (".pkl" added to a name without extension)."""
-        path = file if os.path.splitext(str(file))[1] else str(file) + ".pkl"
-        with open(path, "wb" if overwrite else "xb") as handle:
-            pickle.dump(self, handle)
+        _write_pickle(self, file, overwrite)
 
     @classmethod
     def load(cls, file):
-        with open(file, "rb") as handle:
-            loaded = pickle.load(handle)
-        if not isinstance(loaded, cls):
-            raise TypeError("%s holds a %s, not a VariationalPosterior"
-                            % (file, type(loaded).__name__))
-        return loaded
+        """Read a posterior written by save() (".pkl" added to a name without extension)."""
+        return _read_pickle(file, cls)
 
     def __str__(self):
         return "VariationalPosterior (libvbmc): D = %d, K = %d, ELBO = %.6g +- %.3g" % (
             self.D, self.K, self.stats["elbo"], self.stats["elbo_sd"])
 
     __repr__ = __str__
+
+
+def _pickle_path(file):
+    """The file name with ".pkl" added when it has no extension, as PyVBMC names its files."""
+    return file if os.path.splitext(str(file))[1] else str(file) + ".pkl"
+
+
+def _write_pickle(instance, file, overwrite):
+    """Pickle instance to file (_pickle_path); FileExistsError if it exists and not overwrite."""
+    with open(_pickle_path(file), "wb" if overwrite else "xb") as handle:
+        pickle.dump(instance, handle)
+
+
+def _read_pickle(file, cls):
+    """The instance of cls pickled in file (_pickle_path); TypeError for anything else."""
+    path = _pickle_path(file)
+    with open(path, "rb") as handle:
+        loaded = pickle.load(handle)
+    if not isinstance(loaded, cls):
+        raise TypeError("%s holds a %s, not a %s" % (path, type(loaded).__name__, cls.__name__))
+    return loaded
 
 
 def _gaussian_kl(first, second):
