@@ -90,8 +90,32 @@ class Banana(unittest.TestCase):
         mtv = self.vp.mtv(vp2=self.vp, N=1000)
         self.assertEqual(mtv.shape, (1, D))
         np.testing.assert_array_equal(mtv, np.zeros((1, D)))
-        with self.assertRaises(NotImplementedError):
-            self.vp.mtv(samples=np.zeros((10, D)))
+        with self.assertRaises(ValueError):
+            self.vp.mtv()
+
+    def test_mtv_to_samples(self):
+        # Draws of the posterior itself: only the kernel estimate's smoothing bias and the
+        # sampling error of 20000 draws (about 0.01) remain. Draws far away: no overlap.
+        draws, _ = self.vp.sample(20000)
+        near = self.vp.mtv(samples=draws, N=20000)
+        self.assertEqual(near.shape, (1, D))
+        self.assertLess(near.max(), 0.03)
+        far = self.vp.mtv(samples=draws + 100.0, N=20000)
+        np.testing.assert_allclose(far, 1.0, atol=1e-3)
+
+    def test_gaussian_kl_div_to_samples(self):
+        # Draws shifted by delta: the Gaussians of their moments differ by delta in the mean,
+        # KL = 0.5 delta' S^-1 delta in both directions, up to the draws' sampling error.
+        mean, cov = self.vp.moments(cov_flag=True)
+        delta = np.array([0.3, -0.5])
+        draws, _ = self.vp.sample(200000)
+        kl = self.vp.kl_div(samples=draws + delta, gauss_flag=True)
+        expected = 0.5 * delta @ np.linalg.solve(cov, delta)
+        np.testing.assert_allclose(kl, [expected, expected], rtol=0.05)
+        with self.assertRaisesRegex(ValueError, "gauss_flag"):
+            self.vp.kl_div(samples=draws)
+        with self.assertRaises(ValueError):
+            self.vp.kl_div()
 
     def test_mode_is_the_library_mode(self):
         np.testing.assert_array_equal(self.vp.mode(), self.vp.posterior.mode())
