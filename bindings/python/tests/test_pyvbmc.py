@@ -148,6 +148,50 @@ class Banana(unittest.TestCase):
             np.testing.assert_array_equal(again.pdf(x), self.vp.pdf(x))
 
 
+class PlotOption(unittest.TestCase):
+    """PyVBMC's option plot draws the posterior at each iteration, the evaluations of that
+    iteration highlighted, then the final posterior."""
+
+    def test_one_figure_per_iteration_with_its_new_points(self):
+        import matplotlib.pyplot as plt
+        plt.close("all")
+        np.random.seed(7)
+        vbmc = VBMC(banana_log_joint, np.zeros((1, D)), LB, UB, PLB, PUB,
+                    options={"display": "off", "max_fun_evals": 20, "plot": True})
+        vbmc.optimize()
+        history = vbmc.run.history()
+        iterations = len(history["iteration"])
+        figures = [plt.figure(number) for number in plt.get_fignums()]
+        self.assertEqual(len(figures), iterations + 2)  # and the final posterior, the ELBO trace
+        self.assertTrue(figures[1]._suptitle.get_text().startswith("VBMC iteration 1"))
+        self.assertEqual(figures[iterations]._suptitle.get_text(),
+                         "VBMC final (%d iterations)" % iterations)
+        highlighted = [c for c in figures[1].axes[D].collections
+                       if c.get_label() == "highlighted"][0]
+        first, last = history["func_count"][:2].astype(int)
+        np.testing.assert_array_equal(highlighted.get_offsets(),
+                                      vbmc.run.evaluations()["x"][first:last])
+        plt.close("all")
+
+    def test_highlight_data_fills_the_chosen_evaluations(self):
+        vbmc = VBMC(banana_log_joint, np.zeros((1, D)), LB, UB, PLB, PUB,
+                    options={"display": "off", "max_fun_evals": 12, "seed": 2})
+        vp, _ = vbmc.optimize()
+        figure = vp.plot(n_samples=1000, highlight_data=[0, 3])
+        highlighted = [c for c in figure.axes[D].collections if c.get_label() == "highlighted"]
+        np.testing.assert_array_equal(highlighted[0].get_offsets(), vp.evaluations["x"][[0, 3]])
+        with self.assertRaises(ValueError):
+            vp.plot(n_samples=1000, plot_data=False, highlight_data=[0])
+
+    def test_highlight_data_in_one_dimension(self):
+        vbmc = VBMC(lambda x: -0.5 * float(x[0]) ** 2, np.zeros(1), None, None, [-2.0], [2.0],
+                    options={"display": "off", "max_fun_evals": 12, "seed": 2})
+        vp, _ = vbmc.optimize()
+        lines = [line for line in vp.plot(n_samples=1000, highlight_data=[1]).axes[0].lines
+                 if line.get_label() == "highlighted"]
+        np.testing.assert_array_equal(lines[0].get_xdata(), vp.evaluations["x"][[1], 0])
+
+
 class LoadAndContinue(unittest.TestCase):
     """VBMC.load's arguments as PyVBMC has them: new_options, iteration, set_random_state, and
     file names without ".pkl"."""

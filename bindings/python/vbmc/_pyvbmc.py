@@ -232,14 +232,29 @@ class VBMC:
                 x = self._extra_starts[0]
                 self.run.tell_extra(x, *self._evaluate(x.copy()))
                 self._extra_starts.pop(0)
-            posterior = self.run.run(self._evaluate)
+            posterior = self.run.run(self._evaluate, on_iteration=self._plot_iteration
+                                     if self._here.get("plot") else None)
         self.vp = VariationalPosterior(posterior, self.run.evaluations())
         self.results = self._results()
         self.random_state = np.random.get_state()
         if self._here.get("plot"):
-            self.vp.plot()
+            self.vp.plot(title="VBMC final (%d iterations)" % self.results["iterations"])
             self.plot_elbo()
         return self.vp, self.results
+
+    def _plot_iteration(self, iteration):
+        """PyVBMC's option plot, at each iteration: the iteration's posterior over the
+        evaluations made so far, those made in this iteration highlighted."""
+        history = self.run.history()
+        counts = history["func_count"].astype(int)
+        evaluations = {name: values[:counts[iteration]]
+                       for name, values in self.run.evaluations().items()}
+        first_new = counts[iteration - 1] if iteration > 0 else counts[0]  # none at the first
+        new = np.arange(first_new, counts[iteration])
+        action = history["action"][iteration]
+        title = "VBMC iteration %d%s" % (iteration, " (%s)" % action if action else "")
+        VariationalPosterior(self.run.history_posterior(iteration), evaluations).plot(
+            title=title, highlight_data=new)
 
     def _log_file(self):
         """A context that copies the "vbmc" logger to the file of the log_file_* options."""
@@ -466,13 +481,17 @@ class VariationalPosterior:
     def plot(self, n_samples=int(1e5), title=None, plot_data=None, highlight_data=None,
              plot_vp_centres=False, plot_style=None, gp=None):
         """Corner plot of n_samples draws with the run's evaluations over them (plot_data, by
-        default when known); returns the matplotlib figure."""
-        if highlight_data is not None or plot_vp_centres or plot_style or gp is not None:
-            raise NotImplementedError("plot: highlight_data, plot_vp_centres, plot_style and gp "
-                                      "are not supported")
+        default when known), those whose indices are in highlight_data filled; returns the
+        matplotlib figure. The component centres (plot_vp_centres) are not available from
+        libvbmc's posterior snapshot."""
+        if plot_vp_centres or plot_style or gp is not None:
+            raise NotImplementedError("plot: plot_vp_centres, plot_style and gp are not supported")
         show = self.evaluations is not None if plot_data is None else plot_data
+        if highlight_data is not None and not show:
+            raise ValueError("plot: highlight_data needs the evaluations drawn (plot_data)")
         draws, _ = self.sample(_validate.count(n_samples, "n_samples"))
-        return _plot.corner(draws, self.evaluations if show else None, title=title)
+        return _plot.corner(draws, self.evaluations if show else None, title=title,
+                            highlight=highlight_data)
 
     def save(self, file, overwrite=False):
         """Write to a pickle file (".pkl" added to a name without extension)."""
