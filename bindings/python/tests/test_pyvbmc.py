@@ -7,7 +7,7 @@ import warnings
 
 import numpy as np
 
-from vbmc import VBMC, VariationalPosterior
+from vbmc import VBMC, VBMCError, VariationalPosterior
 from vbmc.formatting import format_dict
 from vbmc.priors import SmoothBox, SplineTrapezoidal, Trapezoidal, UniformBox
 
@@ -257,6 +257,22 @@ class LoadAndContinue(unittest.TestCase):
 
 class Interface(unittest.TestCase):
     CHEAP = {"display": "off", "max_fun_evals": 30, "seed": 3}
+
+    def test_np_random_seed_before_optimize_reproduces_the_run(self):
+        # PyVBMC's example 6 seeds numpy between VBMC(...) and optimize().
+        def elbo_of_a_run_seeded_after_creation():
+            vbmc = VBMC(banana_log_joint, np.zeros((1, D)), LB, UB, PLB, PUB,
+                        options={"display": "off", "max_fun_evals": 15})
+            np.random.seed(11)
+            return vbmc.optimize()[1]["elbo"]
+        self.assertEqual(elbo_of_a_run_seeded_after_creation(),
+                         elbo_of_a_run_seeded_after_creation())
+
+    def test_option_values_are_checked_at_creation(self):
+        with self.assertRaises(VBMCError) as refused:
+            VBMC(banana_log_joint, np.zeros((1, D)), LB, UB, PLB, PUB,
+                 options={"max_fun_evals": "many"})
+        self.assertIn("max_fun_evals", str(refused.exception))
 
     def test_log_prior_gives_the_run_of_the_joint(self):
         joint = VBMC(banana_log_joint, None, LB, UB, PLB, PUB, options=self.CHEAP).optimize()[1]

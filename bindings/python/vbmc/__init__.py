@@ -125,6 +125,12 @@ def _make_options(settings):
     return handle
 
 
+def _check_options(settings):
+    """Raise as VBMCRun would for an option name or value the library refuses (the checks that
+    need the dimension are made when a run is created)."""
+    lib.vbmc_opts_destroy(_make_options(settings))
+
+
 class Posterior:
     """A snapshot of the variational posterior, independent of the run that made it."""
 

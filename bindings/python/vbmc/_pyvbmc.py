@@ -16,7 +16,8 @@ import warnings
 
 import numpy as np
 
-from . import VBMCRun, _logging, _plot, _validate, options as library_options, version
+from . import VBMCRun, _check_options, _logging, _plot, _validate, \
+    options as library_options, version
 from .priors import SmoothBox, SplineTrapezoidal, Trapezoidal, UniformBox
 
 # PyVBMC options this module acts on itself (specify_target_noise is also libvbmc's: noisy mode).
@@ -60,8 +61,7 @@ _LOG_FILE_LEVELS = {"off": logging.WARNING, "iter": logging.INFO, "full": loggin
 
 def _translate_options(user_options):
     """(libvbmc settings, what this module handles) from PyVBMC options; ValueError for a name
-    neither knows. Without a seed, the run's seed comes from numpy's global generator, so
-    np.random.seed(...) makes runs reproducible and runs differ otherwise, as in PyVBMC."""
+    neither knows."""
     known = {o["name"] for o in library_options()}
     settings, here, ignored = {}, {}, []
     for name, value in (user_options or {}).items():
@@ -85,8 +85,15 @@ def _translate_options(user_options):
     if ignored:
         warnings.warn("libvbmc has no setting for the PyVBMC option(s) %s: ignored"
                       % ", ".join(ignored), stacklevel=3)
-    settings.setdefault("seed", int(np.random.randint(0, 2**53, dtype=np.int64)))
     return settings, here
+
+
+def _seeded(settings):
+    """The settings with a seed drawn from numpy's global generator unless they hold one, so
+    that np.random.seed(...) makes runs reproducible and runs differ otherwise, as in PyVBMC."""
+    if "seed" in settings:
+        return settings
+    return {**settings, "seed": int(np.random.randint(0, 2**53, dtype=np.int64))}
 
 
 def _log_prior_of(prior, log_prior):
@@ -189,20 +196,30 @@ class VBMC:
         if sample_prior is not None:
             warnings.warn("sample_prior is not used by libvbmc: ignored", stacklevel=2)
         self.options = dict(options or {})
-        settings, self._here = _translate_options(options)
+        self._settings, self._here = _translate_options(options)
+        _check_options(self._settings)
         self.prior = prior
         self.log_likelihood, self.log_prior = log_density, _log_prior_of(prior, log_prior)
         self.x0 = None if starts is None else starts[0]
         self._extra_starts = [] if starts is None else list(starts[1:])
-        self.run = self._new_run(settings)
+        self._run = None
         self.vp, self.results = None, None
         self.random_state = np.random.get_state()
 
+    @property
+    def run(self):
+        """The libvbmc run (VBMCRun), created at its first use, normally by optimize(): without
+        a seed option its seed is drawn from numpy's global generator then, so np.random.seed
+        called after VBMC(...) and before optimize() reproduces the run, as in PyVBMC."""
+        if self._run is None:
+            self._run = self._new_run(self._settings)
+        return self._run
+
     def _new_run(self, settings):
-        """A VBMCRun of this problem with the libvbmc settings given, holding the prior when the
-        library can take it (self._prior_in_library says whether it does)."""
+        """A VBMCRun of this problem with the libvbmc settings given (_seeded), holding the
+        prior when the library can take it (self._prior_in_library says whether it does)."""
         run = VBMCRun(self.lower_bounds, self.upper_bounds, self.plausible_lower_bounds,
-                      self.plausible_upper_bounds, x0=self.x0, options=settings)
+                      self.plausible_upper_bounds, x0=self.x0, options=_seeded(settings))
         self._prior_in_library = _give_prior_to_library(run, self.prior, self.lower_bounds,
                                                         self.upper_bounds)
         return run
@@ -227,13 +244,14 @@ class VBMC:
     def optimize(self):
         """Run until the run stops; returns (vp, results). Exceptions raised by the target
         propagate, leaving the run where it was (call optimize() again to go on)."""
+        run = self.run
         with self._log_file():
             while self._extra_starts:
                 x = self._extra_starts[0]
-                self.run.tell_extra(x, *self._evaluate(x.copy()))
+                run.tell_extra(x, *self._evaluate(x.copy()))
                 self._extra_starts.pop(0)
-            posterior = self.run.run(self._evaluate, on_iteration=self._plot_iteration
-                                     if self._here.get("plot") else None)
+            posterior = run.run(self._evaluate, on_iteration=self._plot_iteration
+                                if self._here.get("plot") else None)
         self.vp = VariationalPosterior(posterior, self.run.evaluations())
         self.results = self._results()
         self.random_state = np.random.get_state()
@@ -347,16 +365,17 @@ class VBMC:
         evaluations, with max_fun_evals less the evaluations already made."""
         self.options = {**self.options, **new_options}
         settings, self._here = _translate_options(self.options)
-        evaluated = int(self.run.stat("func_count"))
-        if evaluated == 0:
-            self.run = self._new_run(settings)
+        _check_options(settings)
+        if self._run is None or self._run.stat("func_count") == 0:
+            self._settings, self._run = settings, None
             return
-        budget = int(settings.get("max_fun_evals", self.run.stat("max_fun_evals")))
+        evaluated = int(self._run.stat("func_count"))
+        budget = int(settings.get("max_fun_evals", self._run.stat("max_fun_evals")))
         if budget <= evaluated:
             raise ValueError("max_fun_evals = %d leaves nothing to continue with: the saved run "
                              "made %d evaluations" % (budget, evaluated))
         settings["max_fun_evals"] = budget - evaluated
-        self.run = self.run.warm_start(settings, reuse_evaluations=True)
+        self._run = self._run.warm_start(_seeded(settings), reuse_evaluations=True)
 
     def __str__(self):
         return ("VBMC (libvbmc %s):\n    dimension = %d,\n    x0: %s,\n    lower bounds: %s,\n"
