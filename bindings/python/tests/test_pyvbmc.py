@@ -123,8 +123,9 @@ class Banana(unittest.TestCase):
 
     def test_iteration_history_and_elbo_trace(self):
         history = self.vbmc.iteration_history
-        self.assertEqual(len(history["elbo"]), self.results["iterations"])
-        self.assertEqual(len(history["vp"]), self.results["iterations"])
+        # PyVBMC's results["iterations"] is the index of the last iteration (0-based).
+        self.assertEqual(len(history["elbo"]), self.results["iterations"] + 1)
+        self.assertEqual(len(history["vp"]), self.results["iterations"] + 1)
         self.assertEqual(history["vp"][-1].stats["elbo"], history["elbo"][-1])
         self.assertEqual(history["action"][0], "start warm-up")
         for name, figure in (("pyvbmc_corner.png", self.vp.plot(title="PyVBMC's banana")),
@@ -165,7 +166,7 @@ class PlotOption(unittest.TestCase):
         self.assertEqual(len(figures), iterations + 2)  # and the final posterior, the ELBO trace
         self.assertTrue(figures[1]._suptitle.get_text().startswith("VBMC iteration 1"))
         self.assertEqual(figures[iterations]._suptitle.get_text(),
-                         "VBMC final (%d iterations)" % iterations)
+                         "VBMC final (%d iterations)" % (iterations - 1))
         highlighted = [c for c in figures[1].axes[D].collections
                        if c.get_label() == "highlighted"][0]
         first, last = history["func_count"][:2].astype(int)
@@ -232,7 +233,7 @@ class LoadAndContinue(unittest.TestCase):
         self.assertEqual(loaded.optimize()[1]["func_count"], 12)
 
     def test_iteration_is_the_last_one_or_refused(self):
-        last = self.results["iterations"] - 1
+        last = self.results["iterations"]
         self.assertEqual(VBMC.load(self.path, iteration=last).run.stat("iteration"), last + 1)
         with self.assertRaises(ValueError):
             VBMC.load(self.path, iteration=last + 1)

@@ -288,7 +288,7 @@ class VBMC:
         return {
             "function": str(self.log_likelihood),
             "problem_type": "bounded" if bounded else "unconstrained",
-            "iterations": int(stat("iteration")),
+            "iterations": int(stat("iteration")) - 1,  # the last one's index, as in PyVBMC
             "func_count": int(stat("func_count")),
             "train_set_size": int(stat("train_count")),
             "components": self.vp.K,
