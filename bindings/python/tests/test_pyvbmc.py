@@ -7,7 +7,7 @@ import warnings
 
 import numpy as np
 
-from vbmc import VBMC, VariationalPosterior
+from vbmc import VBMC, VBMCError, VariationalPosterior
 from vbmc.formatting import format_dict
 from vbmc.priors import SmoothBox, SplineTrapezoidal, Trapezoidal, UniformBox
 
@@ -90,8 +90,32 @@ class Banana(unittest.TestCase):
         mtv = self.vp.mtv(vp2=self.vp, N=1000)
         self.assertEqual(mtv.shape, (1, D))
         np.testing.assert_array_equal(mtv, np.zeros((1, D)))
-        with self.assertRaises(NotImplementedError):
-            self.vp.mtv(samples=np.zeros((10, D)))
+        with self.assertRaises(ValueError):
+            self.vp.mtv()
+
+    def test_mtv_to_samples(self):
+        # Draws of the posterior itself: only the kernel estimate's smoothing bias and the
+        # sampling error of 20000 draws (about 0.01) remain. Draws far away: no overlap.
+        draws, _ = self.vp.sample(20000)
+        near = self.vp.mtv(samples=draws, N=20000)
+        self.assertEqual(near.shape, (1, D))
+        self.assertLess(near.max(), 0.03)
+        far = self.vp.mtv(samples=draws + 100.0, N=20000)
+        np.testing.assert_allclose(far, 1.0, atol=1e-3)
+
+    def test_gaussian_kl_div_to_samples(self):
+        # Draws shifted by delta: the Gaussians of their moments differ by delta in the mean,
+        # KL = 0.5 delta' S^-1 delta in both directions, up to the draws' sampling error.
+        mean, cov = self.vp.moments(cov_flag=True)
+        delta = np.array([0.3, -0.5])
+        draws, _ = self.vp.sample(200000)
+        kl = self.vp.kl_div(samples=draws + delta, gauss_flag=True)
+        expected = 0.5 * delta @ np.linalg.solve(cov, delta)
+        np.testing.assert_allclose(kl, [expected, expected], rtol=0.05)
+        with self.assertRaisesRegex(ValueError, "gauss_flag"):
+            self.vp.kl_div(samples=draws)
+        with self.assertRaises(ValueError):
+            self.vp.kl_div()
 
     def test_mode_is_the_library_mode(self):
         np.testing.assert_array_equal(self.vp.mode(), self.vp.posterior.mode())
@@ -99,8 +123,9 @@ class Banana(unittest.TestCase):
 
     def test_iteration_history_and_elbo_trace(self):
         history = self.vbmc.iteration_history
-        self.assertEqual(len(history["elbo"]), self.results["iterations"])
-        self.assertEqual(len(history["vp"]), self.results["iterations"])
+        # PyVBMC's results["iterations"] is the index of the last iteration (0-based).
+        self.assertEqual(len(history["elbo"]), self.results["iterations"] + 1)
+        self.assertEqual(len(history["vp"]), self.results["iterations"] + 1)
         self.assertEqual(history["vp"][-1].stats["elbo"], history["elbo"][-1])
         self.assertEqual(history["action"][0], "start warm-up")
         for name, figure in (("pyvbmc_corner.png", self.vp.plot(title="PyVBMC's banana")),
@@ -118,16 +143,137 @@ class Banana(unittest.TestCase):
             loaded = VBMC.load(path + ".pkl")
             vp, results = loaded.optimize()
             self.assertEqual(results["elbo"], self.results["elbo"])
-            with self.assertRaises(NotImplementedError):
-                VBMC.load(path + ".pkl", new_options={"max_fun_evals": 300})
             self.vp.save(os.path.join(folder, "vp"))
             again = VariationalPosterior.load(os.path.join(folder, "vp.pkl"))
             x, _ = self.vp.sample(5)
             np.testing.assert_array_equal(again.pdf(x), self.vp.pdf(x))
 
 
+class PlotOption(unittest.TestCase):
+    """PyVBMC's option plot draws the posterior at each iteration, the evaluations of that
+    iteration highlighted, then the final posterior."""
+
+    def test_one_figure_per_iteration_with_its_new_points(self):
+        import matplotlib.pyplot as plt
+        plt.close("all")
+        np.random.seed(7)
+        vbmc = VBMC(banana_log_joint, np.zeros((1, D)), LB, UB, PLB, PUB,
+                    options={"display": "off", "max_fun_evals": 20, "plot": True})
+        vbmc.optimize()
+        history = vbmc.run.history()
+        iterations = len(history["iteration"])
+        figures = [plt.figure(number) for number in plt.get_fignums()]
+        self.assertEqual(len(figures), iterations + 2)  # and the final posterior, the ELBO trace
+        self.assertTrue(figures[1]._suptitle.get_text().startswith("VBMC iteration 1"))
+        self.assertEqual(figures[iterations]._suptitle.get_text(),
+                         "VBMC final (%d iterations)" % (iterations - 1))
+        highlighted = [c for c in figures[1].axes[D].collections
+                       if c.get_label() == "highlighted"][0]
+        first, last = history["func_count"][:2].astype(int)
+        np.testing.assert_array_equal(highlighted.get_offsets(),
+                                      vbmc.run.evaluations()["x"][first:last])
+        plt.close("all")
+
+    def test_highlight_data_fills_the_chosen_evaluations(self):
+        vbmc = VBMC(banana_log_joint, np.zeros((1, D)), LB, UB, PLB, PUB,
+                    options={"display": "off", "max_fun_evals": 12, "seed": 2})
+        vp, _ = vbmc.optimize()
+        figure = vp.plot(n_samples=1000, highlight_data=[0, 3])
+        highlighted = [c for c in figure.axes[D].collections if c.get_label() == "highlighted"]
+        np.testing.assert_array_equal(highlighted[0].get_offsets(), vp.evaluations["x"][[0, 3]])
+        with self.assertRaises(ValueError):
+            vp.plot(n_samples=1000, plot_data=False, highlight_data=[0])
+
+    def test_highlight_data_in_one_dimension(self):
+        vbmc = VBMC(lambda x: -0.5 * float(x[0]) ** 2, np.zeros(1), None, None, [-2.0], [2.0],
+                    options={"display": "off", "max_fun_evals": 12, "seed": 2})
+        vp, _ = vbmc.optimize()
+        lines = [line for line in vp.plot(n_samples=1000, highlight_data=[1]).axes[0].lines
+                 if line.get_label() == "highlighted"]
+        np.testing.assert_array_equal(lines[0].get_xdata(), vp.evaluations["x"][[1], 0])
+
+
+class LoadAndContinue(unittest.TestCase):
+    """VBMC.load's arguments as PyVBMC has them: new_options, iteration, set_random_state, and
+    file names without ".pkl"."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.folder = tempfile.TemporaryDirectory()
+        cls.path = os.path.join(cls.folder.name, "short_run.pkl")
+        np.random.seed(5)
+        cls.vbmc = VBMC(banana_log_joint, np.zeros((1, D)), LB, UB, PLB, PUB,
+                        options={"display": "off", "max_fun_evals": 20})
+        cls.vp, cls.results = cls.vbmc.optimize()
+        cls.state_after_run = np.random.get_state()
+        cls.vbmc.save(cls.path)
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.folder.cleanup()
+
+    def test_new_options_continue_the_run_with_a_larger_budget(self):
+        loaded = VBMC.load(self.path, new_options={"max_fun_evals": 30})
+        self.assertEqual(loaded.options["max_fun_evals"], 30)
+        vp, results = loaded.optimize()
+        self.assertEqual(results["func_count"], 30)
+        self.assertEqual(loaded.run.stat("reused_count"), self.results["train_set_size"])
+        self.assertTrue(np.isfinite(results["elbo"]))
+
+    def test_a_budget_already_spent_is_refused(self):
+        with self.assertRaisesRegex(ValueError, "made 20 evaluations"):
+            VBMC.load(self.path, new_options={"max_fun_evals": 20})
+
+    def test_new_options_before_any_evaluation_make_a_fresh_run(self):
+        path = os.path.join(self.folder.name, "not_run.pkl")
+        VBMC(banana_log_joint, np.zeros((1, D)), LB, UB, PLB, PUB,
+             options={"display": "off", "max_fun_evals": 20}).save(path)
+        loaded = VBMC.load(path, new_options={"max_fun_evals": 12})
+        self.assertEqual(loaded.run.stat("max_fun_evals"), 12)
+        self.assertEqual(loaded.optimize()[1]["func_count"], 12)
+
+    def test_iteration_is_the_last_one_or_refused(self):
+        last = self.results["iterations"]
+        self.assertEqual(VBMC.load(self.path, iteration=last).run.stat("iteration"), last + 1)
+        with self.assertRaises(ValueError):
+            VBMC.load(self.path, iteration=last + 1)
+        with self.assertRaisesRegex(NotImplementedError, "last iteration"):
+            VBMC.load(self.path, iteration=0)
+
+    def test_set_random_state_restores_the_state_after_the_run(self):
+        expected = np.random.RandomState()
+        expected.set_state(self.state_after_run)
+        np.random.seed(123)
+        VBMC.load(self.path, set_random_state=True)
+        self.assertEqual(np.random.rand(), expected.rand())
+
+    def test_file_names_without_extension_mean_pkl(self):
+        self.assertEqual(VBMC.load(self.path[:-len(".pkl")]).results, self.results)
+        path = os.path.join(self.folder.name, "posterior")
+        self.vp.save(path)
+        again = VariationalPosterior.load(path)
+        x, _ = self.vp.sample(3)
+        np.testing.assert_array_equal(again.pdf(x), self.vp.pdf(x))
+
+
 class Interface(unittest.TestCase):
     CHEAP = {"display": "off", "max_fun_evals": 30, "seed": 3}
+
+    def test_np_random_seed_before_optimize_reproduces_the_run(self):
+        # PyVBMC's example 6 seeds numpy between VBMC(...) and optimize().
+        def elbo_of_a_run_seeded_after_creation():
+            vbmc = VBMC(banana_log_joint, np.zeros((1, D)), LB, UB, PLB, PUB,
+                        options={"display": "off", "max_fun_evals": 15})
+            np.random.seed(11)
+            return vbmc.optimize()[1]["elbo"]
+        self.assertEqual(elbo_of_a_run_seeded_after_creation(),
+                         elbo_of_a_run_seeded_after_creation())
+
+    def test_option_values_are_checked_at_creation(self):
+        with self.assertRaises(VBMCError) as refused:
+            VBMC(banana_log_joint, np.zeros((1, D)), LB, UB, PLB, PUB,
+                 options={"max_fun_evals": "many"})
+        self.assertIn("max_fun_evals", str(refused.exception))
 
     def test_log_prior_gives_the_run_of_the_joint(self):
         joint = VBMC(banana_log_joint, None, LB, UB, PLB, PUB, options=self.CHEAP).optimize()[1]

@@ -330,6 +330,16 @@ class Priors(unittest.TestCase):
         self.assertEqual(record["log_prior"][1], -0.5 * float(np.dot(x, x)))
 
 
+class IterationCallback(unittest.TestCase):
+    def test_on_iteration_sees_each_completed_iteration_once_in_order(self):
+        run = vbmc.VBMCRun(None, None, [-1.0], [1.0],
+                           options={"display": "off", "max_fun_evals": 20, "seed": 4})
+        seen = []
+        run.run(lambda x: -0.5 * float(x[0]) ** 2, on_iteration=seen.append)
+        self.assertEqual(seen, list(range(int(run.stat("iteration")))))
+        self.assertGreater(len(seen), 1)
+
+
 class CallbackErrors(unittest.TestCase):
     def test_exception_in_fn_propagates_and_leaves_point_pending(self):
         run = vbmc.VBMCRun(None, None, [-1.0], [1.0], options={"display": "off"})

@@ -125,6 +125,12 @@ def _make_options(settings):
     return handle
 
 
+def _check_options(settings):
+    """Raise as VBMCRun would for an option name or value the library refuses (the checks that
+    need the dimension are made when a run is created)."""
+    lib.vbmc_opts_destroy(_make_options(settings))
+
+
 class Posterior:
     """A snapshot of the variational posterior, independent of the run that made it."""
 
@@ -511,7 +517,7 @@ class VBMCRun:
         """Checkpoint the whole run to a file (atomically)."""
         self._check(lib.vbmc_save(self._handle, str(path).encode()))
 
-    def run(self, fn):
+    def run(self, fn, on_iteration=None):
         """Ask-tell until the run finishes and return the posterior.
 
         fn(x) returns the log joint at x (a number or one-element array), or a tuple
@@ -519,7 +525,10 @@ class VBMCRun:
         the point pending. The loop runs in Python (not through vbmc_run), so an exception raised by fn propagates
         normally and leaves the run usable: its point stays pending (see pending(), abandon()),
         and the next run() evaluates pending points before asking for new ones.
+        on_iteration(i), when given, is called once for each iteration i (0-based, as
+        history_posterior takes it) completed during this call, before the next evaluation.
         """
+        completed = int(self.stat("iteration"))
         while True:
             pending = self.pending()
             if len(pending):
@@ -528,9 +537,20 @@ class VBMCRun:
                 status, x = self.ask_status()  # never WAIT: nothing is pending
                 if status == Status.DONE:
                     break
+            completed = self._report_iterations(completed, on_iteration)
             value = fn(x.copy())
             self.tell(x, *_validate.log_joint_value(value, x, isinstance(value, tuple)))
+        self._report_iterations(completed, on_iteration)
         return self.posterior()
+
+    def _report_iterations(self, reported, on_iteration):
+        """on_iteration(i) for each iteration completed beyond the `reported` first ones; the
+        number completed."""
+        completed = int(self.stat("iteration"))
+        if on_iteration is not None:
+            for iteration in range(reported, completed):
+                on_iteration(iteration)
+        return completed
 
     def __repr__(self):
         return "VBMCRun(dim=%d)" % self.dim

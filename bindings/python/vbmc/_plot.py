@@ -20,11 +20,12 @@ def _view(samples):
     return low - margin, high + margin
 
 
-def corner(samples, evaluations=None, labels=None, title=None, bins=40):
+def corner(samples, evaluations=None, labels=None, title=None, bins=40, highlight=None):
     """Corner plot of draws (n, dim): each coordinate's histogram on the diagonal, each pair's
     2-D histogram below it. `evaluations` (a dict as VBMCRun.evaluations() returns) adds the
-    evaluated points: filled where the surrogate trains on them, crosses where it does not
-    (failed, trimmed or penalty values). Returns the figure."""
+    evaluated points: hollow where the surrogate trains on them, crosses where it does not
+    (failed, trimmed or penalty values), and filled for the indices in `highlight`. Returns the
+    figure."""
     plt = _pyplot()
     dim = samples.shape[1]
     labels = labels or ["x%d" % (d + 1) for d in range(dim)]
@@ -45,7 +46,7 @@ def corner(samples, evaluations=None, labels=None, title=None, bins=40):
                 axis.hist2d(samples[:, column], samples[:, row], bins=bins, cmap="Blues",
                             range=[[low[column], high[column]], [low[row], high[row]]])
                 if evaluations is not None:
-                    _points(axis, evaluations, column, row)
+                    _points(axis, evaluations, column, row, highlight)
                 axis.set_xlim(low[column], high[column])
                 axis.set_ylim(low[row], high[row])
             if row == dim - 1:
@@ -55,6 +56,10 @@ def corner(samples, evaluations=None, labels=None, title=None, bins=40):
     if evaluations is not None and dim == 1:
         axes[0, 0].plot(evaluations["x"][:, 0], np.zeros(len(evaluations["x"])), "|",
                         color="tab:orange", markersize=12, label="evaluations")
+        if highlight is not None and len(highlight):
+            chosen = evaluations["x"][np.asarray(highlight, dtype=int), 0]
+            axes[0, 0].plot(chosen, np.zeros(len(chosen)), "|", color="tab:red", markersize=16,
+                            label="highlighted")
         axes[0, 0].legend(loc="upper right", fontsize="small")
     if title:
         figure.suptitle(title)
@@ -62,13 +67,17 @@ def corner(samples, evaluations=None, labels=None, title=None, bins=40):
     return figure
 
 
-def _points(axis, evaluations, column, row):
+def _points(axis, evaluations, column, row, highlight):
     x, used = evaluations["x"], np.asarray(evaluations["in_training"], dtype=bool)
     axis.scatter(x[used, column], x[used, row], s=12, facecolors="none",
                  edgecolors="tab:orange", linewidths=0.8, label="training points")
     if (~used).any():
         axis.scatter(x[~used, column], x[~used, row], s=14, marker="x", color="tab:red",
                      linewidths=0.8, label="not trained on")
+    if highlight is not None and len(highlight):
+        chosen = np.asarray(highlight, dtype=int)
+        axis.scatter(x[chosen, column], x[chosen, row], s=14, color="tab:orange",
+                     label="highlighted")
 
 
 def elbo_trace(history, final=None, title=None):
