@@ -3,6 +3,7 @@
 #include <cstdio>
 
 #include "evidence/importance_evidence.hpp"
+#include "linalg/blas_kernels.hpp"
 #include "run/run.hpp"
 #include "util/error.hpp"
 
@@ -19,6 +20,8 @@ bool shows(const std::string& display, int level, bool summary = false) {
 }  // namespace
 
 void Run::log_table_header() const {
+    const std::string blas_advice = blas_kernel_advice();
+    if (!blas_advice.empty()) log(kLogInfo, blas_advice);
     if (prior_.given())
         log(kLogInfo, "The values told are log likelihoods; the run adds the log prior (" + prior_.describe() +
                           ") to form the log joint.");
