@@ -10,15 +10,16 @@
 #include "acquisition/cmaes.hpp"
 #include "acquisition/expected_noise.hpp"
 #include "acquisition/search_points.hpp"
+#include "gp/gp_extend.hpp"
 #include "util/error.hpp"
 
 namespace libvbmc {
 
 namespace {
 
-bool is_training_point(const GpData& data, const double* x) {
-    for (int i = 0; i < data.size(); ++i)
-        if (std::equal(x, x + data.x.cols, data.x.row(i))) return true;
+bool has_row(const Matrix& rows, const double* x) {
+    for (int i = 0; i < rows.rows; ++i)
+        if (std::equal(x, x + rows.cols, rows.row(i))) return true;
     return false;
 }
 
@@ -75,21 +76,45 @@ void search_box(const Gp& gp, const std::vector<double>& x0, const AcqSettings& 
     }
 }
 
-}  // namespace
-
-std::unique_ptr<Gp> gp_with_pending(const Gp& gp, const Matrix& avoid_points) {
-    std::unique_ptr<Gp> augmented;
+// The avoid points not in the GP yet, each once, in their order.
+Matrix points_not_in(const GpData& data, const Matrix& avoid_points) {
+    Matrix fresh(0, avoid_points.cols);
     for (int i = 0; i < avoid_points.rows; ++i) {
         const double* x = avoid_points.row(i);
-        const Gp& current = augmented ? *augmented : gp;
-        if (is_training_point(current.data, x)) continue;
-        Matrix point(1, gp.dim);
-        std::copy(x, x + gp.dim, point.row(0));
-        std::vector<double> mean, var;
-        gp_predict(current, point, mean, var);
-        if (!augmented) augmented = std::make_unique<Gp>(gp);
-        gp_add_point(*augmented, x, mean[0], expected_noise(current, point).told[0]);
+        if (!has_row(data.x, x) && !has_row(fresh, x)) fresh.append_row(x, avoid_points.cols);
     }
+    return fresh;
+}
+
+// One point at a time, each a rank-1 extension: where a pending point is too close to the data
+// for the block extension of gp_add_points (gp_add_point refactorises with jitter there).
+void add_one_at_a_time(Gp& augmented, const Matrix& fresh) {
+    for (int j = 0; j < fresh.rows; ++j) {
+        Matrix point(1, augmented.dim);
+        std::copy(fresh.row(j), fresh.row(j) + augmented.dim, point.row(0));
+        std::vector<double> mean, var;
+        gp_predict(augmented, point, mean, var);
+        gp_add_point(augmented, fresh.row(j), mean[0], expected_noise(augmented, point).told[0]);
+    }
+}
+
+}  // namespace
+
+// Each pending point is fantasised at the mean over the samples of their posterior means given
+// the data and the pending points before it (eq. 10's mean, as gp_predict), with the noise expected there.
+std::unique_ptr<Gp> gp_with_pending(const Gp& gp, const Matrix& avoid_points) {
+    const Matrix fresh = points_not_in(gp.data, avoid_points);
+    if (fresh.rows == 0) return nullptr;
+    auto augmented = std::make_unique<Gp>(gp);
+    const NewPointValue fantasy = [&](const Gp& current, int j, const std::vector<double>& sample_means, double& y, double& s2) {
+        y = 0.0;
+        for (double mean : sample_means) y += mean;
+        y *= 1.0 / static_cast<double>(sample_means.size());
+        Matrix point(1, current.dim);
+        std::copy(fresh.row(j), fresh.row(j) + current.dim, point.row(0));
+        s2 = expected_noise(current, point).told[0];
+    };
+    if (!gp_add_points(*augmented, fresh, fantasy)) add_one_at_a_time(*augmented, fresh);
     return augmented;
 }
 

@@ -10,6 +10,7 @@
 #include "acquisition/acq_fcn.hpp"
 #include "acquisition/active_sample.hpp"
 #include "acquisition/expected_noise.hpp"
+#include "gp/gp_extend.hpp"
 #include "options/options.hpp"
 #include "util/error.hpp"
 #include "test_util.h"
@@ -224,6 +225,31 @@ static void test_pending_points_carry_the_expected_noise(void**) {
     }
 }
 
+// Pending points the block extension cannot take (two a rounding error apart, with almost no
+// noise: the second has no variance left once the first is in) are added one at a time, the
+// second by refactorising with jitter; every pending point ends up in the surrogate.
+static void test_pending_points_too_close_for_the_block(void**) {
+    Gp gp = make_gp({std::log(0.8)});
+    for (GpSample& sample : gp.samples) {
+        sample.theta[hyp::log_sn(2)] = std::log(1e-9);
+        sample = gp_posterior(gp.data, sample.theta);
+    }
+    const double x[2] = {0.31, -0.27};
+    Matrix pending(0, 2);
+    pending.append_row(x, 2);
+    const double next[2] = {std::nextafter(x[0], 1.0), x[1]};
+    pending.append_row(next, 2);
+    Gp block = gp;
+    assert_false(gp_add_points(block, pending, [](const Gp&, int, const std::vector<double>& means, double& y, double& s2) {
+        y = means[0];
+        s2 = 0.0;
+    }));
+    const std::unique_ptr<Gp> fantasy = gp_with_pending(gp, pending);
+    assert_non_null(fantasy.get());
+    assert_int_equal(fantasy->data.size(), gp.data.size() + 2);
+    for (double a : fantasy->samples[0].alpha) assert_true(std::isfinite(a));
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_every_name_is_an_option_choice),
@@ -231,6 +257,7 @@ int main(void) {
         cmocka_unit_test(test_expected_noise_is_the_nearest_told_noise),
         cmocka_unit_test(test_npro_is_the_variance_drop_at_the_point),
         cmocka_unit_test(test_pending_points_carry_the_expected_noise),
+        cmocka_unit_test(test_pending_points_too_close_for_the_block),
         cmocka_unit_test(test_noisy_mode_acquisition_defaults),
     };
     return cmocka_run_group_tests(tests, nullptr, nullptr);
