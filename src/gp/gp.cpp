@@ -281,7 +281,7 @@ void gp_add_point(Gp& gp, const double* x, double y, double s2) {
         for (int i = 0; i < n; ++i)
             for (int j = 0; j <= i; ++j) grown(i, j) = sample.chol(i, j);
         for (int j = 0; j < n; ++j) grown(n, j) = l[static_cast<size_t>(j)];
-        if (d2 > 1e-12 * kss) {
+        if (d2 > kMinRelativeConditionalVariance * kss) {
             grown(n, n) = std::sqrt(d2);
             sample.chol = std::move(grown);
         } else {

@@ -120,6 +120,10 @@ double gp_max_training_mean(const Gp& gp);
 double gp_log_marginal_likelihood(const GpData& data, const std::vector<double>& theta,
                                   std::vector<double>* grad);
 
+// The least conditional variance, relative to k(x, x) plus the point's noise, that a new point may
+// have for the Cholesky factor to be extended instead of refactorised (gp_add_point, gp_add_points).
+constexpr double kMinRelativeConditionalVariance = 1e-12;
+
 // Add one observation to the surrogate and update every sample's factor by a rank-1 extension
 // of the Cholesky factor (hyperparameters unchanged).
 void gp_add_point(Gp& gp, const double* x, double y, double s2);

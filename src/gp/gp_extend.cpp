@@ -52,7 +52,7 @@ bool finish_row(SampleBlock& b, const GpData& data, const GpSample& sample, int 
     const double kss = std::exp(2.0 * sample.theta[hyp::log_sf(dim)]) + noise;
     double d2 = b.kpp(j, j) + noise - b.wtw(j, j);
     for (int k = 0; k < j; ++k) d2 -= b.r(j, k) * b.r(j, k);
-    if (!(d2 > 1e-12 * kss)) return false;
+    if (!(d2 > kMinRelativeConditionalVariance * kss)) return false;
     b.r(j, j) = std::sqrt(d2);
     b.u[static_cast<size_t>(n + j)] = (y - mean) / b.r(j, j);
     return true;
