@@ -105,7 +105,7 @@ void add_one_at_a_time(Gp& augmented, const Matrix& fresh) {
 std::unique_ptr<Gp> gp_with_pending(const Gp& gp, const Matrix& avoid_points) {
     const Matrix fresh = points_not_in(gp.data, avoid_points);
     if (fresh.rows == 0) return nullptr;
-    auto augmented = std::make_unique<Gp>(gp);
+    auto augmented = std::make_unique<Gp>();
     const NewPointValue fantasy = [&](const Gp& current, int j, const std::vector<double>& sample_means, double& y, double& s2) {
         y = 0.0;
         for (double mean : sample_means) y += mean;
@@ -114,7 +114,9 @@ std::unique_ptr<Gp> gp_with_pending(const Gp& gp, const Matrix& avoid_points) {
         std::copy(fresh.row(j), fresh.row(j) + current.dim, point.row(0));
         s2 = expected_noise(current, point).told[0];
     };
-    if (!gp_add_points(*augmented, fresh, fantasy)) add_one_at_a_time(*augmented, fresh);
+    if (gp_add_points(gp, fresh, fantasy, *augmented)) return augmented;
+    *augmented = gp;
+    add_one_at_a_time(*augmented, fresh);
     return augmented;
 }
 

@@ -58,43 +58,45 @@ bool finish_row(SampleBlock& b, const GpData& data, const GpSample& sample, int 
     return true;
 }
 
-// [L 0; W^T R] and alpha = L_new^{-T} u.
-void install_block(GpSample& sample, const SampleBlock& b, int n, int m) {
-    Matrix grown(n + m, n + m);
+// The grown sample: theta, [L 0; W^T R] and alpha = L_new^{-T} u.
+GpSample grown_sample(const GpSample& sample, const SampleBlock& b, int n, int m) {
+    GpSample grown;
+    grown.theta = sample.theta;
+    grown.chol = Matrix(n + m, n + m);
     for (int i = 0; i < n; ++i)
-        for (int j = 0; j <= i; ++j) grown(i, j) = sample.chol(i, j);
+        for (int j = 0; j <= i; ++j) grown.chol(i, j) = sample.chol(i, j);
     for (int j = 0; j < m; ++j) {
-        for (int i = 0; i < n; ++i) grown(n + j, i) = b.w(i, j);
-        for (int k = 0; k <= j; ++k) grown(n + j, n + k) = b.r(j, k);
+        for (int i = 0; i < n; ++i) grown.chol(n + j, i) = b.w(i, j);
+        for (int k = 0; k <= j; ++k) grown.chol(n + j, n + k) = b.r(j, k);
     }
-    sample.chol = std::move(grown);
-    sample.alpha = b.u;
-    triangular_solve(sample.chol, true, sample.alpha.data());
+    grown.alpha = b.u;
+    triangular_solve(grown.chol, true, grown.alpha.data());
+    return grown;
 }
 
 }  // namespace
 
-bool gp_add_points(Gp& gp, const Matrix& points, const NewPointValue& value_at) {
+bool gp_add_points(const Gp& gp, const Matrix& points, const NewPointValue& value_at, Gp& grown) {
     const int n = gp.data.size(), m = points.rows;
-    if (m == 0) return true;
     std::vector<SampleBlock> blocks;
     for (const GpSample& sample : gp.samples) blocks.push_back(start_block(gp, sample, points));
-    const GpData before = gp.data;
+    Gp so_far;  // the data told so far; the samples' hyperparameters without their factors
+    so_far.dim = gp.dim;
+    so_far.data = gp.data;
+    for (const GpSample& sample : gp.samples) so_far.samples.push_back({sample.theta, Matrix(), {}});
     std::vector<double> means(gp.samples.size());
     for (int j = 0; j < m; ++j) {
         for (size_t s = 0; s < blocks.size(); ++s) means[s] = fill_row(blocks[s], gp.samples[s], points, gp.dim, n, j);
         double y = 0.0, s2 = 0.0;
-        value_at(gp, j, means, y, s2);
-        gp.data.x.append_row(points.row(j), gp.dim);
-        gp.data.y.push_back(y);
-        gp.data.s2.push_back(s2);
-        for (size_t s = 0; s < blocks.size(); ++s) {
-            if (finish_row(blocks[s], gp.data, gp.samples[s], gp.dim, n, j, y, means[s])) continue;
-            gp.data = before;
-            return false;
-        }
+        value_at(so_far, j, means, y, s2);
+        so_far.data.x.append_row(points.row(j), gp.dim);
+        so_far.data.y.push_back(y);
+        so_far.data.s2.push_back(s2);
+        for (size_t s = 0; s < blocks.size(); ++s)
+            if (!finish_row(blocks[s], so_far.data, gp.samples[s], gp.dim, n, j, y, means[s])) return false;
     }
-    for (size_t s = 0; s < blocks.size(); ++s) install_block(gp.samples[s], blocks[s], n, m);
+    for (size_t s = 0; s < blocks.size(); ++s) so_far.samples[s] = grown_sample(gp.samples[s], blocks[s], n, m);
+    grown = std::move(so_far);
     return true;
 }
 

@@ -17,12 +17,13 @@ namespace libvbmc {
 
 // The value y and told noise variance s2 of new point j (row j of the points), from each
 // sample's posterior mean there (sample_means, one per sample); gp holds the data told so far
-// (the new points before j included; its samples' factors are those before the extension).
+// (the new points before j included) and the samples' hyperparameters, without their factors.
 using NewPointValue = std::function<void(const Gp& gp, int j, const std::vector<double>& sample_means, double& y, double& s2)>;
 
-// Adds the rows of points (none a training point) to gp, each with the value chosen by value_at.
-// Returns false, gp unchanged, when a new point's conditional variance vanishes (a point too close
-// to the data for the block factor; gp_add_point refactorises with jitter there).
-bool gp_add_points(Gp& gp, const Matrix& points, const NewPointValue& value_at);
+// gp with the rows of points added (none a training point), each with the value chosen by
+// value_at, into grown; gp itself is only read, so no copy of its factors is made. Returns false,
+// grown untouched, when a new point's conditional variance vanishes (a point too close to the
+// data for the block factor; gp_add_point refactorises with jitter there).
+bool gp_add_points(const Gp& gp, const Matrix& points, const NewPointValue& value_at, Gp& grown);
 
 }  // namespace libvbmc

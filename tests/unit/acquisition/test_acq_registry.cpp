@@ -239,11 +239,11 @@ static void test_pending_points_too_close_for_the_block(void**) {
     pending.append_row(x, 2);
     const double next[2] = {std::nextafter(x[0], 1.0), x[1]};
     pending.append_row(next, 2);
-    Gp block = gp;
-    assert_false(gp_add_points(block, pending, [](const Gp&, int, const std::vector<double>& means, double& y, double& s2) {
+    Gp block;
+    assert_false(gp_add_points(gp, pending, [](const Gp&, int, const std::vector<double>& means, double& y, double& s2) {
         y = means[0];
         s2 = 0.0;
-    }));
+    }, block));
     const std::unique_ptr<Gp> fantasy = gp_with_pending(gp, pending);
     assert_non_null(fantasy.get());
     assert_int_equal(fantasy->data.size(), gp.data.size() + 2);
