@@ -47,6 +47,25 @@ static void test_noisy_stable_window_is_half_the_budget(void**) {
     assert_int_equal(Settings::resolve(options, 3).tol_stable_count, 90);
 }
 
+// A noisy run may stop as stable only once it has spent the noisy budget 75 (D + 2), or
+// max_fun_evals when that is smaller, unless the user sets min_fun_evals; exact runs keep 5 D.
+static void test_noisy_runs_spend_the_noisy_budget(void**) {
+    assert_int_equal(defaults(3).min_fun_evals, 15);
+    OptionValues options;
+    options.set_number("specify_target_noise", 1.0);
+    assert_int_equal(Settings::resolve(options, 2).min_fun_evals, 300);
+    assert_int_equal(Settings::resolve(options, 3).min_fun_evals, 375);
+    options.set_number("max_fun_evals", 201);
+    assert_int_equal(Settings::resolve(options, 3).min_fun_evals, 201);
+    options.set_number("max_fun_evals", 1000);
+    assert_int_equal(Settings::resolve(options, 3).min_fun_evals, 375);
+    options.set_number("min_fun_evals", 90);
+    assert_int_equal(Settings::resolve(options, 3).min_fun_evals, 90);
+    OptionValues unknown_noise;
+    unknown_noise.set_number("uncertainty_handling", 1.0);
+    assert_int_equal(Settings::resolve(unknown_noise, 6).min_fun_evals, 600);
+}
+
 static void test_reliability_index_matches_its_definition(void**) {
     const Settings s = defaults(2);
     std::vector<IterationRecord> history = {record(0, -3.0, 0.5, INFINITY), record(1, -2.5, 0.2, INFINITY)};
@@ -205,6 +224,7 @@ int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_stable_window_is_evaluations_over_batch_size),
         cmocka_unit_test(test_noisy_stable_window_is_half_the_budget),
+        cmocka_unit_test(test_noisy_runs_spend_the_noisy_budget),
         cmocka_unit_test(test_reliability_index_matches_its_definition),
         cmocka_unit_test(test_elcbo_slope_is_a_least_squares_fit_over_half_the_window),
         cmocka_unit_test(test_stability_needs_the_window_with_few_exceptions),
