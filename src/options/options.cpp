@@ -325,7 +325,7 @@ void Settings::apply_noisy_defaults(const OptionValues& values) {
     // ELCBO slope test can see. Half the budget, at most half the noisy one (37.5 (D + 2)): 150
     // at D = 2 (which halved the median gsKL on lumpy/student D = 2 against 90), 300 at D = 6
     // (cigar/lumpy/student D = 6: gsKL lower in 14-17 of 20 seeds against 150; bench/RESULTS.md,
-    // "Noisy targets"). A smaller budget set by the user keeps the chance to stop as stable.
+    // "Noisy targets").
     if (!values.is_set(option_index("tol_stable_count")))
         tol_stable_count = static_cast<int>(std::ceil(0.5 * std::min(noisy_budget, static_cast<double>(max_fun_evals))));
     // Even that window is met while the ELBO still rises: cigar/lumpy/student D = 6, noise SD 1,
@@ -334,8 +334,8 @@ void Settings::apply_noisy_defaults(const OptionValues& values) {
     // 0.069 -> 0.043) and student_D6 a lower LML error in 8 (0.20 -> 0.13; lumpy_D6's rose,
     // 0.058 -> 0.098), at 1.4-1.8 times the library's time per run (bench/RESULTS.md, "Noisy
     // mode spends its budget"). So a noisy run may stop as stable only once it has spent the noisy
-    // budget (max_fun_evals when that is smaller); a larger max_fun_evals set by the user keeps
-    // the chance to stop as stable beyond it.
+    // budget (so a smaller max_fun_evals set by the user is spent in full); a larger one keeps
+    // the chance to stop as stable beyond the noisy budget.
     if (!values.is_set(option_index("min_fun_evals")))
         min_fun_evals = std::max(min_fun_evals, static_cast<int>(std::ceil(std::min(noisy_budget, static_cast<double>(max_fun_evals)))));
     if (!values.is_set(option_index("search_acq_fcn")))  // PyVBMC search_acq_fcn = [AcqFcnVIQR()]
