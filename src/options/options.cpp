@@ -28,7 +28,7 @@ const std::vector<OptionSpec> kTable = {
     {"max_iter", OptionType::integer, "50*(D+2)", "Maximum number of iterations", 1, kIntMax, nullptr},
     {"fun_eval_start", OptionType::integer, "max(D,10)", "Number of points of the initial design (x0 plus uniform draws in the plausible box)", 1, kIntMax, nullptr},
     {"fun_evals_per_iter", OptionType::integer, "5", "Number of actively sampled points per iteration (n_active)", 1, kIntMax, nullptr},
-    {"tol_stable_count", OptionType::integer, "60", "Evaluations over which the solution must stay stable to terminate; in noisy mode half of max_fun_evals, at most 37.5*(D+2)", 1, kIntMax, nullptr},
+    {"tol_stable_count", OptionType::integer, "60", "Evaluations over which the solution must stay stable to terminate, all of them after the last rotoscaling kept; in noisy mode half of max_fun_evals, at most 37.5*(D+2)", 1, kIntMax, nullptr},
     {"min_fun_evals", OptionType::integer, "5*D", "Minimum number of evaluations before the run may stop as stable (max_fun_evals always stops it); in noisy mode the noisy budget 75*(D+2), at most max_fun_evals", 0, kIntMax, nullptr},
     {"min_iter", OptionType::integer, "D", "Minimum number of iterations before the run may stop as stable (max_iter always stops it)", 0, kIntMax, nullptr},
     {"retry_max_fun_evals", OptionType::integer, "0", "When the run spends max_fun_evals without converging (not stable, or stable but unreliable), go on once with this many more evaluations from where it stopped (MATLAB VBMC's RetryMaxFunEvals; 0: no retry)", 0, kIntMax, nullptr},

@@ -232,8 +232,7 @@ bool Run::termination_due(IterationRecord& now, std::vector<std::string>& action
         stop_sampling_n_ = now.n_train;
         actions.push_back("switch to GP opt");
     }
-    // After a rotoscaling the solution must settle for a third of the window before stopping.
-    const bool settled = iteration_ - last_successful_warping_ >= stable_window(settings_) / 3.0;
+    const bool settled = settled_after_warping(iteration_, last_successful_warping_, settings_);
     if (now.stable) actions.push_back("stable");
     // min_fun_evals and min_iter delay only this stop: the budget and max_iter are hard limits
     // (no point beyond max_fun_evals is ever asked, so a run held open there could not go on).

@@ -55,6 +55,10 @@ bool is_stable(const std::vector<IterationRecord>& history, const Settings& s) {
     return stable_count >= required;
 }
 
+bool settled_after_warping(int iteration, int warped_at, const Settings& s) {
+    return iteration - warped_at >= stable_window(s);
+}
+
 bool gp_sampling_settled(const std::vector<IterationRecord>& history, const Settings& s) {
     if (history.size() < 3) return false;
     const IterationRecord& now = history.back();

@@ -23,6 +23,12 @@ std::pair<double, double> reliability_index(const std::vector<IterationRecord>& 
 // at most a fraction tol_stable_excpt_frac of unstable iterations in the stable window.
 bool is_stable(const std::vector<IterationRecord>& history, const Settings& s);
 
+// Whether a stop as stable may follow the last rotoscaling kept (at iteration warped_at): only
+// once the whole stable window lies after it, so that stability is judged in one space. PyVBMC
+// waits a third of the window; runs with 16 workers then stopped 6-7 iterations after a late
+// rotoscaling, their ELBO still rising (cigar_D6, bench/RESULTS.md "Stable in one space").
+bool settled_after_warping(int iteration, int warped_at, const Settings& s);
+
 // Warm-up ends when the ELCBO stops improving (or the best LCB has not improved for long) and
 // no trim happened in the last 10 points. n_train = current training-set size.
 bool warmup_should_end(const std::vector<IterationRecord>& history, const Settings& s,

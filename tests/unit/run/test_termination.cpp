@@ -121,6 +121,19 @@ static void test_stability_needs_the_window_with_few_exceptions(void**) {
     assert_false(is_stable(history, s));
 }
 
+// A stop as stable waits until the whole window lies after the last rotoscaling kept: with the
+// window of 12 iterations and a warp at iteration 9, iteration 21 is the first that may stop.
+static void test_stop_waits_a_whole_window_after_a_rotoscaling(void**) {
+    Settings s = defaults(2);
+    assert_false(settled_after_warping(9, 9, s));
+    assert_false(settled_after_warping(20, 9, s));
+    assert_true(settled_after_warping(21, 9, s));
+    assert_true(settled_after_warping(0, -1000000, s));  // never warped
+    s.fun_evals_per_iter = 7;                            // window ceil(60 / 7) = 9
+    assert_false(settled_after_warping(17, 9, s));
+    assert_true(settled_after_warping(18, 9, s));
+}
+
 static void test_warmup_ends_when_elcbo_and_lcb_stop_improving(void**) {
     const Settings s = defaults(2);  // threshold 0.2 * 5 = 1 per iteration, window ceil(15 / 5) = 3
     std::vector<IterationRecord> history = reliable_history(6);
@@ -228,6 +241,7 @@ int main(void) {
         cmocka_unit_test(test_reliability_index_matches_its_definition),
         cmocka_unit_test(test_elcbo_slope_is_a_least_squares_fit_over_half_the_window),
         cmocka_unit_test(test_stability_needs_the_window_with_few_exceptions),
+        cmocka_unit_test(test_stop_waits_a_whole_window_after_a_rotoscaling),
         cmocka_unit_test(test_warmup_ends_when_elcbo_and_lcb_stop_improving),
         cmocka_unit_test(test_stable_run_returns_its_last_iteration),
         cmocka_unit_test(test_unstable_run_ranks_or_looks_back_by_elcbo),
