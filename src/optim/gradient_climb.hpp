@@ -13,13 +13,16 @@
 // when it crawls, three accepted steps in a row each gaining less than crawl_gain while its
 // model promises less than that for the next (the top's neighbourhood, where the trust region's
 // models measure the covariance; a model promising more keeps it going through a slow stretch of
-// a curved ridge); when a gradient cannot be
-// formed (a failed or non-finite value); or when its budget is spent.
+// a curved ridge); when it is flat, one such step and a model promising less than a hundredth of
+// crawl_gain for the next (the top: the crawl's further steps gained as little); when a gradient
+// cannot be formed (a failed or non-finite value); or when its budget is spent.
 //
 // With a trial out, a caller with workers to spare may ask for more: the D difference points
 // around the trial, a speculative gradient. When the line search accepts that trial, its
 // gradient is (partly) in already and the next iteration saves the round a gradient would wait
-// for; a speculative gradient of a trial not accepted is spent budget. So only the first trial
+// for; a first trial that rose, its speculative gradient all asked, is accepted at once, without
+// the line search's refinements (each a round of its own, after which the speculation would be
+// dead); a speculative gradient of a trial not accepted is spent budget. So only the first trial
 // of a line search is speculated on, and only when the previous line search rose at its first
 // trial: on the real posteriors' curved ridges, where line searches backtrack, speculating on
 // every trial spent the locating stage's budget before the top (bench/real's arK, seed 1, 16
@@ -46,8 +49,10 @@ struct GradientClimbSettings {
     int max_evaluations = 100;  // told values of its own proposals
 };
 
-// not_run: a climb never started (no gradients for noisy values); abandoned: a proposal was forgotten.
-enum class ClimbStop : uint8_t { running, no_ascent, crawling, no_gradient, abandoned, max_evaluations, not_run };
+// not_run: a climb never started (no gradients for noisy values); abandoned: a proposal was
+// forgotten; flat: after a small step its model promises next to nothing (added last: the
+// values are written to checkpoints).
+enum class ClimbStop : uint8_t { running, no_ascent, crawling, no_gradient, abandoned, max_evaluations, not_run, flat };
 
 // What a told point was to the climb: none of its proposals, a gradient's difference point, or a
 // step along the quasi-Newton direction.
@@ -77,6 +82,8 @@ public:
     int dim() const { return dim_; }
     ClimbStop stop() const { return stop_; }
     bool running() const { return stop_ == ClimbStop::running; }
+    // It stopped at a top (as far as its gradients and its model tell).
+    bool at_top() const { return stop_ == ClimbStop::crawling || stop_ == ClimbStop::no_ascent || stop_ == ClimbStop::flat; }
     // propose() would return a point: a gradient's difference point not yet asked, or the next
     // trial along the direction with none out.
     bool has_proposal() const {
@@ -114,6 +121,7 @@ private:
     };
     Matrix difference_design(const std::vector<double>& base) const;
     std::vector<double> propose_speculative();
+    bool speculated_on(const std::vector<double>& trial) const;
     bool tell_speculative(const double* z, double f);
     void adopt_speculation();
     void start_gradient();

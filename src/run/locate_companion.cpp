@@ -108,10 +108,9 @@ bool Run::restart_from_companion() {
     start_search(std::move(members));
     locate_.restarted = true;
     locate_.climb = GradientClimb();
-    const bool at_top = climb.stop() == ClimbStop::crawling || climb.stop() == ClimbStop::no_ascent;
     if (climb.running()) {
         locate_.climb = std::move(climb);
-    } else if (at_top) {
+    } else if (climb.at_top()) {
         const Evaluation& centre = evals_[search_centre()];
         locate_.search.verify(centre.z.data(), centre.log_joint_z(), climb.covariance());
     }

@@ -321,8 +321,7 @@ void Run::tell_climb(const double* z, double value) {
     locate_.climb.tell(z, value);  // also a stopped climb's speculative points
     if (!was_running || locate_.climb.running()) return;
     char line[320];
-    const bool at_top = locate_.climb.stop() == ClimbStop::crawling || locate_.climb.stop() == ClimbStop::no_ascent;
-    const bool verify_now = at_top && settings_.max_pending > 1;
+    const bool verify_now = locate_.climb.at_top() && settings_.max_pending > 1;
     std::snprintf(line, sizeof line, "The gradient climb stops after %d evaluations, %s: the trust region %s.",
                   locate_.climb.evaluations(), climb_stop_text(locate_.climb.stop()),
                   verify_now ? "checks the top along the climb's curvature" : "climbs on");

@@ -2,7 +2,8 @@
 // ill-conditioned bowl from far away and stops near the top, it climbs a regression's curved
 // ridge with a scale parameter to its top, it stops on a failed gradient value,
 // an abandoned proposal or its budget, and a climb written and read back mid-way continues bitwise;
-// with workers to spare, speculative gradients take the same steps in fewer rounds.
+// near a top it stops as flat once a small step leaves its model promising next to nothing;
+// with workers to spare, speculative gradients take rising first trials at once, in fewer rounds.
 #include "optim/gradient_climb.hpp"
 
 #include <cmath>
@@ -86,6 +87,26 @@ static void test_climbs_a_narrow_bowl(void**) {
         assert_true(best > -0.1);
         Matrix l = climb.covariance();
         assert_true(cholesky_in_place(l));
+    }
+}
+
+// With a crawl threshold, a climb near the top stops as flat: after a step that gained less than
+// the threshold, its model promised less than a hundredth of it; the top is within the threshold
+// of its best value, and it stops sooner than the crawl rule alone (three such steps) would.
+static void test_flat_model_stops_after_one_small_step(void**) {
+    for (int n : {2, 6}) {
+        Rng rng(static_cast<uint64_t>(30 + n));
+        std::vector<double> top;
+        const Target bowl = narrow_bowl(n, rng, top);
+        const std::vector<double> start(static_cast<size_t>(n), 0.0);
+        GradientClimb climb(n, GradientClimbSettings{1.0, 2000}, start.data(), bowl(start.data()));
+        const double best = run_climb(climb, bowl, bowl(start.data()));
+        assert_int_equal(static_cast<int>(climb.stop()), static_cast<int>(ClimbStop::flat));
+        assert_true(climb.at_top());
+        assert_true(best > -1.0);
+        GradientClimb exact(n, GradientClimbSettings{0.0, 2000}, start.data(), bowl(start.data()));
+        run_climb(exact, bowl, bowl(start.data()));
+        assert_true(climb.evaluations() < exact.evaluations());
     }
 }
 
@@ -214,10 +235,19 @@ static int run_in_batches(GradientClimb& climb, const Target& f, size_t width, P
     return batches;
 }
 
+// The best of the start value and the values told as steps.
+static double best_step_value(const Target& f, const Points& steps, double start_value) {
+    double best = start_value;
+    for (const std::vector<double>& p : steps) best = std::max(best, f(p.data()));
+    return best;
+}
+
 // With D + 1 workers the climb asks the gradient of a line search's first trial with the trial
-// when the previous line search rose at its first trial: it takes bitwise the steps it takes one
-// point at a time, in fewer batches than waiting for each gradient would take.
-static void test_speculative_gradients_take_the_same_steps_in_fewer_rounds(void**) {
+// when the previous line search rose at its first trial, and takes such a trial at once when it
+// rises: no lone refinement trial follows a batch of a trial that rose and its gradient. It
+// reaches the top it reaches one point at a time, in fewer batches than waiting for each
+// gradient would take.
+static void test_speculative_gradients_take_rising_trials_at_once(void**) {
     for (int n : {2, 6}) {
         for (int target_kind = 0; target_kind < 2; ++target_kind) {
             Rng rng(static_cast<uint64_t>(60 + n + 10 * target_kind));
@@ -225,19 +255,29 @@ static void test_speculative_gradients_take_the_same_steps_in_fewer_rounds(void*
             const Target f = target_kind == 0 ? narrow_bowl(n, rng, top) : regression(n, rng, top);
             std::vector<double> start(static_cast<size_t>(n), 0.0);
             start.back() = target_kind == 0 ? 0.0 : 1.0;
+            const double start_value = f(start.data());
             const GradientClimbSettings settings{1.0, 100000};
-            GradientClimb one(n, settings, start.data(), f(start.data())), wide(one);
+            GradientClimb one(n, settings, start.data(), start_value), wide(one);
             Points steps_one, steps_wide;
             run_in_batches(one, f, 1, steps_one);
-            const int batches = run_in_batches(wide, f, static_cast<size_t>(n + 1), steps_wide);
-            assert_true(steps_one.size() > 3);
-            assert_int_equal(static_cast<int>(steps_wide.size()), static_cast<int>(steps_one.size()));
-            for (size_t i = 0; i < steps_one.size(); ++i)
-                assert_memory_equal(steps_one[i].data(), steps_wide[i].data(), sizeof(double) * static_cast<size_t>(n));
-            assert_int_equal(static_cast<int>(wide.stop()), static_cast<int>(one.stop()));
+            int batches = 0, taken_at_once = 0;
+            bool previous_rose_with_gradient = false;
+            for (Points batch = ask_batch(wide, static_cast<size_t>(n + 1)); !batch.empty();
+                 batch = ask_batch(wide, static_cast<size_t>(n + 1)), ++batches) {
+                if (previous_rose_with_gradient) {
+                    assert_int_not_equal(static_cast<int>(batch.size()), 1);
+                    ++taken_at_once;
+                }
+                const double best_before = best_step_value(f, steps_wide, start_value);
+                tell_batch(wide, f, batch, steps_wide);
+                previous_rose_with_gradient =
+                    batch.size() == static_cast<size_t>(n + 1) && f(batch.front().data()) > best_before && wide.running();
+            }
+            assert_true(taken_at_once > 0);
+            const double best_one = best_step_value(f, steps_one, start_value);
+            assert_true(best_step_value(f, steps_wide, start_value) > best_one - settings.crawl_gain);
             const int gradients = (one.evaluations() - static_cast<int>(steps_one.size())) / n;
             assert_true(batches < gradients + static_cast<int>(steps_one.size()));
-            assert_true(wide.evaluations() > one.evaluations());
         }
     }
 }
@@ -339,7 +379,8 @@ int main(void) {
         cmocka_unit_test(test_budget_stops_the_climb),
         cmocka_unit_test(test_round_trip_continues_bitwise),
         cmocka_unit_test(test_read_refuses_truncation),
-        cmocka_unit_test(test_speculative_gradients_take_the_same_steps_in_fewer_rounds),
+        cmocka_unit_test(test_speculative_gradients_take_rising_trials_at_once),
+        cmocka_unit_test(test_flat_model_stops_after_one_small_step),
         cmocka_unit_test(test_speculative_points_after_a_forget_or_a_stop),
         cmocka_unit_test(test_round_trip_with_speculation_out_continues_bitwise),
     };
