@@ -216,15 +216,17 @@ def write_marked_section(path, name, lines):
         f.write(text)
 
 
-def marked_sections(path):
-    """The marked sections (written by write_marked_section) of the report at path, as one text,
-    so that a writer that regenerates the report keeps them; empty when there is none."""
+def kept_after_generated(path):
+    """The text of the report at path from its first marked section (written by
+    write_marked_section) to its end: the sections other tools write and the hand-written notes
+    between and after them, which a writer that regenerates the report's top keeps; empty when
+    there is none."""
     if not os.path.exists(path):
         return ""
     with open(path) as f:
         text = f.read()
-    sections = re.finditer(r"<!-- ([\w-]+):begin -->.*?<!-- \1:end -->", text, flags=re.S)
-    return "\n\n".join(m.group(0) for m in sections)
+    first = re.search(r"<!-- [\w-]+:begin -->", text)
+    return text[first.start():].rstrip("\n") if first else ""
 
 
 def gnuplot_data_dir(prefix):
