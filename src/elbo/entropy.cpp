@@ -11,6 +11,7 @@
 #include "util/lanes.hpp"
 #include "util/math.hpp"
 #include "util/parallel.hpp"
+#include "util/qmc.hpp"
 #include "util/vector_clones.hpp"
 #include "util/vector_dispatch.hpp"
 
@@ -336,7 +337,7 @@ double component_mean_log_q(const VariationalPosterior& vp, const MixtureConstan
 }  // namespace
 
 double entropy_mc(const VariationalPosterior& vp, int n_per_component, Rng& rng,
-                  std::vector<double>* grad, bool control_variate) {
+                  std::vector<double>* grad, bool control_variate, EntropyDraws draws) {
     if (grad && control_variate)
         throw_error(Code::internal, "entropy_mc: the control-variate estimate has no gradient.");
     const int dim = vp.dim;
@@ -345,7 +346,11 @@ double entropy_mc(const VariationalPosterior& vp, int n_per_component, Rng& rng,
     const size_t per_component = static_cast<size_t>(half) * dim;
     const MixtureConstants mix = mixture_constants(vp);
     std::vector<double> eps(per_component * k_count);  // component by component, as the generator gives them
-    for (int j = 0; j < k_count; ++j) rng.normals(eps.data() + j * per_component, per_component);
+    for (int j = 0; j < k_count; ++j) {
+        double* eps_j = eps.data() + j * per_component;
+        if (draws == EntropyDraws::kronecker) shifted_kronecker_normals(rng, half, dim, eps_j);
+        else rng.normals(eps_j, per_component);
+    }
 
     const int groups = std::min(k_count, kEntropyGroups);
     std::vector<double> mean_log_q(k_count);

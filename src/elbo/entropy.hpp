@@ -8,6 +8,10 @@
 
 namespace libvbmc {
 
+// How entropy_mc draws its standard normals: independently from rng, or as a randomly shifted
+// Kronecker lattice (util/qmc.hpp), whose estimates vary less from call to call.
+enum class EntropyDraws { independent, kronecker };
+
 // Monte Carlo estimate H = -sum_j w_j E_{q_j}[log q(x)] with n_per_component antithetic draws per
 // component (rounded up to even) and reparameterised draws x = mu_j + sigma_j lambda_j * eps.
 // grad (if not null, resized to theta_size) is the exact derivative of the estimate for the
@@ -17,8 +21,10 @@ namespace libvbmc {
 // control_variate (value only, grad must be null): each component's mean of log q is corrected by
 // regression on u = (|eps|^2 - D) / 2, which has mean 0 and is -log q_j(x) up to a constant, so most
 // of the variance of log q within a component cancels (exact for one component; bias O(1/n)).
+// draws: each component's half draws are independent normals or one shifted Kronecker lattice.
 double entropy_mc(const VariationalPosterior& vp, int n_per_component, Rng& rng,
-                  std::vector<double>* grad, bool control_variate = false);
+                  std::vector<double>* grad, bool control_variate = false,
+                  EntropyDraws draws = EntropyDraws::independent);
 
 // Deterministic lower bound H >= -sum_i w_i log sum_j w_j N(mu_i; mu_j, (sigma_i^2+sigma_j^2) Lambda^2)
 // (Huber et al. 2008); the exact entropy for a single component.

@@ -7,7 +7,7 @@
 namespace libvbmc {
 
 double neg_elcbo(const std::vector<double>& theta, VariationalPosterior& vp, const Gp& gp,
-                 int n_ent_per_component, const VpSoftBounds* bounds, bool want_variance,
+                 int n_ent_per_component, EntropyDraws draws, const VpSoftBounds* bounds, bool want_variance,
                  Rng& rng, std::vector<double>* grad, ElboTerms* terms) {
     vp.set_theta(theta);
     LogJointEstimate log_joint;
@@ -15,7 +15,7 @@ double neg_elcbo(const std::vector<double>& theta, VariationalPosterior& vp, con
     std::vector<double> entropy_grad;
     std::vector<double>* entropy_grad_ptr = grad ? &entropy_grad : nullptr;
     const double entropy = n_ent_per_component > 0
-                               ? entropy_mc(vp, n_ent_per_component, rng, entropy_grad_ptr)
+                               ? entropy_mc(vp, n_ent_per_component, rng, entropy_grad_ptr, false, draws)
                                : entropy_lb(vp, entropy_grad_ptr);
     if (grad) {
         grad->resize(theta.size());

@@ -3,6 +3,7 @@
 #pragma once
 #include <vector>
 
+#include "elbo/entropy.hpp"
 #include "elbo/soft_bounds.hpp"
 #include "gp/gp.hpp"
 #include "util/rng.hpp"
@@ -19,10 +20,10 @@ struct ElboTerms {
 };
 
 // Sets vp to theta, then returns -E[log joint] - H + penalty. n_ent_per_component > 0 uses the
-// Monte Carlo entropy (draws from rng), 0 the deterministic bound. bounds may be null (plain ELBO).
+// Monte Carlo entropy (draws from rng, of the kind `draws`), 0 the deterministic bound. bounds may be null (plain ELBO).
 // grad (if not null) receives the gradient (resized to theta.size()).
 double neg_elcbo(const std::vector<double>& theta, VariationalPosterior& vp, const Gp& gp,
-                 int n_ent_per_component, const VpSoftBounds* bounds, bool want_variance,
+                 int n_ent_per_component, EntropyDraws draws, const VpSoftBounds* bounds, bool want_variance,
                  Rng& rng, std::vector<double>* grad, ElboTerms* terms);
 
 }  // namespace libvbmc

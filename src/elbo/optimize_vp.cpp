@@ -15,10 +15,11 @@
 
 namespace libvbmc {
 
-ElboEstimate vp_elbo(const VariationalPosterior& vp, const Gp& gp, int n_ent_per_component, Rng& rng) {
+ElboEstimate vp_elbo(const VariationalPosterior& vp, const Gp& gp, int n_ent_per_component, EntropyDraws draws,
+                     Rng& rng) {
     LogJointEstimate log_joint;
     expected_log_joint(vp, gp, false, true, log_joint);
-    const double entropy = vp.k == 1 ? entropy_lb(vp, nullptr) : entropy_mc(vp, n_ent_per_component, rng, nullptr, true);
+    const double entropy = vp.k == 1 ? entropy_lb(vp, nullptr) : entropy_mc(vp, n_ent_per_component, rng, nullptr, true, draws);
     ElboEstimate e;
     e.e_log_joint = log_joint.value;
     e.e_log_joint_sd = std::sqrt(log_joint.variance);
@@ -54,7 +55,7 @@ struct Scored {
 };
 
 Scored score_full(const VariationalPosterior& vp, const Gp& gp, const VpOptimSettings& s, Rng& rng) {
-    Scored r{vp, vp_elbo(vp, gp, ns_ent_per_component(ns_ent_fine_total(s, vp.k), vp.k), rng), 0.0};
+    Scored r{vp, vp_elbo(vp, gp, ns_ent_per_component(ns_ent_fine_total(s, vp.k), vp.k), s.entropy_draws, rng), 0.0};
     r.neg_elcbo = -r.elbo.elbo + s.elcbo_beta * r.elbo.elbo_sd;
     return r;
 }
@@ -88,7 +89,7 @@ std::vector<Candidate> sieve(const VariationalPosterior& vp, const Gp& gp, const
     for (Candidate& c : candidates) {
         VariationalPosterior work = c.vp;
         try {
-            c.score = neg_elcbo(c.vp.get_theta(), work, gp, n_ent_fast, &bounds, false, rng, nullptr, nullptr);
+            c.score = neg_elcbo(c.vp.get_theta(), work, gp, n_ent_fast, s.entropy_draws, &bounds, false, rng, nullptr, nullptr);
         } catch (const Error& e) {
             if (e.code() != Code::numeric) throw;
             c.score = INFINITY;  // degenerate candidate: ranked last
@@ -109,7 +110,7 @@ void optimize_start(VariationalPosterior& work, const Gp& gp, const VpOptimSetti
     const std::vector<double> theta0 = work.get_theta();
     optima.push_back(score_full(work, gp, s, rng));
     auto objective = [&](const std::vector<double>& theta, std::vector<double>& grad) {
-        return neg_elcbo(theta, work, gp, n_ent, &bounds, false, rng, &grad, nullptr);
+        return neg_elcbo(theta, work, gp, n_ent, s.entropy_draws, &bounds, false, rng, &grad, nullptr);
     };
     std::vector<double> theta_end;
     if (n_ent == 0) {
@@ -240,6 +241,7 @@ ElboEstimate vp_final_boost(VariationalPosterior& vp, const Gp& gp, const VpOpti
     boost.tol_weight = 0.0;  // no pruning
     boost.warmup = false;
     boost.ns_ent_scale = s.ns_ent_boost_scale;
+    boost.entropy_draws = EntropyDraws::kronecker;
     boost.max_iter_stochastic = 10000;
     vp.optimize_weights = true;
     int n_fast = 0, n_slow = 0;

@@ -9,9 +9,10 @@
 namespace libvbmc {
 
 // Precise ELBO of vp (no soft bounds): quadrature expected log joint with its variance, Monte
-// Carlo entropy with n_ent_per_component draws per component and the control variate of
-// entropy_mc (exact entropy when K = 1).
-ElboEstimate vp_elbo(const VariationalPosterior& vp, const Gp& gp, int n_ent_per_component, Rng& rng);
+// Carlo entropy with n_ent_per_component draws per component of the kind `draws` and the control
+// variate of entropy_mc (exact entropy when K = 1).
+ElboEstimate vp_elbo(const VariationalPosterior& vp, const Gp& gp, int n_ent_per_component, EntropyDraws draws,
+                     Rng& rng);
 
 // Number of sieve candidates and of full optimisations for an iteration (PyVBMC VBMC.optimize):
 // full_refit (first iteration after a change, "recompute_var_post") uses ns_elbo(K) candidates

@@ -13,7 +13,8 @@
 using namespace libvbmc;
 using namespace libvbmc_test;
 
-static void check_objective_gradient(bool weights, int n_ent, bool component_scales = false) {
+static void check_objective_gradient(bool weights, int n_ent, bool component_scales = false,
+                                     EntropyDraws draws = EntropyDraws::independent) {
     Rng setup(31);
     const int dim = 2;
     Gp gp = random_gp(dim, 15, setup, {make_theta(dim, 0.9, 1.1, 0.1, 0.4, -0.1, 1.8)});
@@ -30,13 +31,13 @@ static void check_objective_gradient(bool weights, int n_ent, bool component_sca
     auto f = [&](const std::vector<double>& t) {
         VariationalPosterior work = vp;
         Rng rng(5);
-        return neg_elcbo(t, work, gp, n_ent, &bounds, false, rng, nullptr, nullptr);
+        return neg_elcbo(t, work, gp, n_ent, draws, &bounds, false, rng, nullptr, nullptr);
     };
     VariationalPosterior work = vp;
     Rng rng(5);
     std::vector<double> grad;
     ElboTerms terms;
-    const double value = neg_elcbo(theta, work, gp, n_ent, &bounds, false, rng, &grad, &terms);
+    const double value = neg_elcbo(theta, work, gp, n_ent, draws, &bounds, false, rng, &grad, &terms);
     assert_true(terms.penalty > 0.0);
     assert_close(value, terms.neg_elbo() + terms.penalty, 1e-12);
     const std::vector<double> fd = central_diff(f, theta, 1e-6);
@@ -50,6 +51,7 @@ static void test_objective_gradient(void**) {
     check_objective_gradient(true, 20);
     check_objective_gradient(false, 20, true);
     check_objective_gradient(true, 0, true);
+    check_objective_gradient(true, 20, true, EntropyDraws::kronecker);  // exact for the lattice drawn too
 }
 
 static double quadratic(const std::vector<double>& x, std::vector<double>& g) {
