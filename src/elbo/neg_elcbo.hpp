@@ -20,7 +20,8 @@ struct ElboTerms {
 };
 
 // Sets vp to theta, then returns -E[log joint] - H + penalty. n_ent_per_component > 0 uses the
-// Monte Carlo entropy (draws from rng, of the kind `draws`), 0 the deterministic bound. bounds may be null (plain ELBO).
+// Monte Carlo entropy (draws from rng, of the kind `draws`), 0 the deterministic bound. bounds may
+// be null (plain ELBO).
 // grad (if not null) receives the gradient (resized to theta.size()).
 double neg_elcbo(const std::vector<double>& theta, VariationalPosterior& vp, const Gp& gp,
                  int n_ent_per_component, EntropyDraws draws, const VpSoftBounds* bounds, bool want_variance,

@@ -19,7 +19,8 @@ ElboEstimate vp_elbo(const VariationalPosterior& vp, const Gp& gp, int n_ent_per
                      Rng& rng) {
     LogJointEstimate log_joint;
     expected_log_joint(vp, gp, false, true, log_joint);
-    const double entropy = vp.k == 1 ? entropy_lb(vp, nullptr) : entropy_mc(vp, n_ent_per_component, rng, nullptr, true, draws);
+    const double entropy =
+        vp.k == 1 ? entropy_lb(vp, nullptr) : entropy_mc(vp, n_ent_per_component, rng, nullptr, true, draws);
     ElboEstimate e;
     e.e_log_joint = log_joint.value;
     e.e_log_joint_sd = std::sqrt(log_joint.variance);
@@ -89,7 +90,8 @@ std::vector<Candidate> sieve(const VariationalPosterior& vp, const Gp& gp, const
     for (Candidate& c : candidates) {
         VariationalPosterior work = c.vp;
         try {
-            c.score = neg_elcbo(c.vp.get_theta(), work, gp, n_ent_fast, s.entropy_draws, &bounds, false, rng, nullptr, nullptr);
+            c.score = neg_elcbo(c.vp.get_theta(), work, gp, n_ent_fast, s.entropy_draws, &bounds, false, rng,
+                                nullptr, nullptr);
         } catch (const Error& e) {
             if (e.code() != Code::numeric) throw;
             c.score = INFINITY;  // degenerate candidate: ranked last
