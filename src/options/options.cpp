@@ -16,6 +16,9 @@ namespace libvbmc {
 namespace {
 constexpr double kInf = std::numeric_limits<double>::infinity();
 constexpr double kIntMax = 1e9;
+// The initial design is drawn whole when a run is created: a bound keeps that allocation sane
+// (fuzz_options: fun_eval_start = 55555555 ran out of memory).
+constexpr double kMaxDesignPoints = 1e5;
 // Values are stored as doubles, which hold every integer up to 2^53 in magnitude exactly but not
 // every one beyond: integers beyond are refused, never rounded (seed 2^53 + 1 would become 2^53).
 constexpr long long kExactIntegerMax = 9007199254740992LL;  // 2^53
@@ -26,7 +29,7 @@ const std::vector<OptionSpec> kTable = {
     {"display", OptionType::text, "iter", "Output level: off, notify (warnings only), final (warnings and the closing summary) or iter (also the iteration table)", 0, 0, "off|final|notify|iter"},
     {"max_fun_evals", OptionType::integer, "50*(D+2)", "Maximum number of target evaluations (failures included); 75*(D+2) in noisy mode", 1, kIntMax, nullptr},
     {"max_iter", OptionType::integer, "50*(D+2)", "Maximum number of iterations", 1, kIntMax, nullptr},
-    {"fun_eval_start", OptionType::integer, "max(D,10)", "Number of points of the initial design (x0 plus uniform draws in the plausible box)", 1, kIntMax, nullptr},
+    {"fun_eval_start", OptionType::integer, "max(D,10)", "Number of points of the initial design (x0 plus uniform draws in the plausible box, all drawn when the run is created)", 1, kMaxDesignPoints, nullptr},
     {"fun_evals_per_iter", OptionType::integer, "5", "Number of actively sampled points per iteration (n_active)", 1, kIntMax, nullptr},
     {"tol_stable_count", OptionType::integer, "60", "Evaluations over which the solution must stay stable to terminate, all of them after the last rotoscaling kept; in noisy mode half of max_fun_evals, at most 37.5*(D+2)", 1, kIntMax, nullptr},
     {"min_fun_evals", OptionType::integer, "5*D", "Minimum number of evaluations before the run may stop as stable (max_fun_evals always stops it); in noisy mode the noisy budget 75*(D+2), at most max_fun_evals", 0, kIntMax, nullptr},

@@ -74,6 +74,10 @@ static void test_create_hostile_bounds(void **state) {
     assert_int_equal(vbmc_opts_set_int(opts, "fun_eval_start", 8), VBMC_OK);
     assert_int_equal(vbmc_create(&run, 2, NULL, NULL, NULL, plb2, pub2, opts), VBMC_E_OPTION);
     assert_message_mentions(vbmc_last_error(NULL), "fun_eval_start = 8");
+    /* An initial design too large to draw when the run is created is refused when set (fuzz_options
+       found fun_eval_start = 55555555 with a budget as large running out of memory). */
+    assert_int_equal(vbmc_opts_set_int(opts, "fun_eval_start", 55555555), VBMC_E_OPTION);
+    assert_message_mentions(vbmc_opts_error(opts), "fun_eval_start = 55555555 is outside [1, 100000]");
     /* A budget that the initial design uses up: one iteration on those points, then done. */
     assert_int_equal(vbmc_opts_set_int(opts, "fun_eval_start", 5), VBMC_OK);
     assert_int_equal(vbmc_opts_set(opts, "display", "off"), VBMC_OK);
