@@ -346,10 +346,11 @@ double entropy_mc(const VariationalPosterior& vp, int n_per_component, Rng& rng,
     const size_t per_component = static_cast<size_t>(half) * dim;
     const MixtureConstants mix = mixture_constants(vp);
     std::vector<double> eps(per_component * k_count);  // component by component, as the generator gives them
-    for (int j = 0; j < k_count; ++j) {
-        double* eps_j = eps.data() + j * per_component;
-        if (draws == EntropyDraws::kronecker) shifted_kronecker_normals(rng, half, dim, eps_j);
-        else rng.normals(eps_j, per_component);
+    if (draws == EntropyDraws::kronecker) {
+        const KroneckerNormals lattice(dim);
+        for (int j = 0; j < k_count; ++j) lattice.draw(rng, half, eps.data() + j * per_component);
+    } else {
+        for (int j = 0; j < k_count; ++j) rng.normals(eps.data() + j * per_component, per_component);
     }
 
     const int groups = std::min(k_count, kEntropyGroups);

@@ -20,21 +20,21 @@ std::vector<double> kronecker_alpha(int s) {
     return alpha;
 }
 
-void shifted_kronecker_normals(Rng& rng, int n, int dim, double* out) {
-    const int pairs = (dim + 1) / 2;
-    const std::vector<double> alpha = kronecker_alpha(2 * pairs);
-    std::vector<double> shift(alpha.size());
+KroneckerNormals::KroneckerNormals(int dim) : dim_(dim), alpha_(kronecker_alpha(2 * ((dim + 1) / 2))) {}
+
+void KroneckerNormals::draw(Rng& rng, int n, double* out) const {
+    std::vector<double> shift(alpha_.size());
     for (double& s : shift) s = rng.uniform();
     for (int i = 0; i < n; ++i) {
-        double* row = out + static_cast<size_t>(i) * dim;
-        for (int p = 0; p < pairs; ++p) {
-            const double a = shift[2 * p] + i * alpha[2 * p];
-            const double b = shift[2 * p + 1] + i * alpha[2 * p + 1];
+        double* row = out + static_cast<size_t>(i) * dim_;
+        for (size_t p = 0; 2 * p < alpha_.size(); ++p) {
+            const double a = shift[2 * p] + i * alpha_[2 * p];
+            const double b = shift[2 * p + 1] + i * alpha_[2 * p + 1];
             // 1 - frac(a) lies in (0, 1], so the radius is finite.
             const double radius = std::sqrt(-2.0 * std::log(1.0 - (a - std::floor(a))));
             const double angle = 2.0 * M_PI * (b - std::floor(b));
             row[2 * p] = radius * std::cos(angle);
-            if (2 * p + 1 < dim) row[2 * p + 1] = radius * std::sin(angle);
+            if (2 * p + 1 < static_cast<size_t>(dim_)) row[2 * p + 1] = radius * std::sin(angle);
         }
     }
 }

@@ -12,10 +12,21 @@ namespace libvbmc {
 // positive root of x^(s+1) = x + 1 (the golden ratio for s = 1).
 std::vector<double> kronecker_alpha(int s);
 
-// n points of N(0, I_dim), row-major n x dim: u_i = frac(shift + i alpha) in 2 ceil(dim / 2)
-// dimensions with a uniform random shift (Cranley-Patterson rotation, so every point is exactly
-// N(0, I) and estimates stay unbiased), mapped pair by pair with Box-Muller. Averages of smooth
-// functions over the n points vary less between calls than over n independent draws.
-void shifted_kronecker_normals(Rng& rng, int n, int dim, double* out);
+// Points of N(0, I_dim): u_i = frac(shift + i alpha) in 2 ceil(dim / 2) dimensions with a uniform
+// random shift (Cranley-Patterson rotation, so every point is exactly N(0, I) and estimates stay
+// unbiased), mapped pair by pair with Box-Muller. Averages of smooth functions over the n points
+// of one draw vary less between draws than over n independent normals. Construct once per
+// dimension (alpha is solved for there), then draw as often as needed.
+class KroneckerNormals {
+public:
+    explicit KroneckerNormals(int dim);
+    // n points into out (row-major n x dim, caller-owned), with a fresh shift: one rng.uniform()
+    // per coordinate of the recurrence.
+    void draw(Rng& rng, int n, double* out) const;
+
+private:
+    int dim_;
+    std::vector<double> alpha_;
+};
 
 }  // namespace libvbmc

@@ -35,7 +35,7 @@ static void check_moments(int dim, int n) {
     double sum = 0.0, sum_sq = 0.0;
     for (int c = 0; c < calls; ++c) {
         Rng rng(500 + c);
-        shifted_kronecker_normals(rng, n, dim, pts.data());
+        KroneckerNormals(dim).draw(rng, n, pts.data());
         double f = 0.0;
         for (int i = 0; i < n; ++i) {
             const double* x = pts.data() + static_cast<size_t>(i) * dim;
@@ -65,8 +65,9 @@ static void test_unbiased_and_less_spread(void**) {
 static void test_reproducible(void**) {
     Rng a(9), b(9);
     std::vector<double> pa(5 * 40), pb(5 * 40);
-    shifted_kronecker_normals(a, 40, 5, pa.data());
-    shifted_kronecker_normals(b, 40, 5, pb.data());
+    const KroneckerNormals lattice(5);
+    lattice.draw(a, 40, pa.data());
+    lattice.draw(b, 40, pb.data());
     for (size_t i = 0; i < pa.size(); ++i) assert_true(pa[i] == pb[i]);
     Rng c(9);
     for (int k = 0; k < 6; ++k) c.uniform();
