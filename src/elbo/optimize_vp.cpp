@@ -243,6 +243,7 @@ ElboEstimate vp_final_boost(VariationalPosterior& vp, const Gp& gp, const VpOpti
     boost.tol_weight = 0.0;  // no pruning
     boost.warmup = false;
     boost.ns_ent_scale = s.ns_ent_boost_scale;
+    boost.ns_ent_fine_scale = s.ns_ent_fine_boost_scale;
     boost.entropy_draws = EntropyDraws::kronecker;
     boost.max_iter_stochastic = 10000;
     vp.optimize_weights = true;
