@@ -66,6 +66,20 @@ static void test_noisy_runs_spend_the_noisy_budget(void**) {
     assert_int_equal(Settings::resolve(unknown_noise, 6).min_fun_evals, 600);
 }
 
+// Noisy mode keeps PyVBMC's 80 GP hyperparameter samples (ns_gp_max), unless the user sets it;
+// exact runs take 50.
+static void test_noisy_mode_samples_pyvbmc_gp_count(void**) {
+    assert_int_equal(defaults(3).ns_gp_max, 50);
+    OptionValues options;
+    options.set_number("specify_target_noise", 1.0);
+    assert_int_equal(Settings::resolve(options, 3).ns_gp_max, 80);
+    options.set_number("ns_gp_max", 30);
+    assert_int_equal(Settings::resolve(options, 3).ns_gp_max, 30);
+    OptionValues unknown_noise;
+    unknown_noise.set_number("uncertainty_handling", 1.0);
+    assert_int_equal(Settings::resolve(unknown_noise, 6).ns_gp_max, 80);
+}
+
 static void test_reliability_index_matches_its_definition(void**) {
     const Settings s = defaults(2);
     std::vector<IterationRecord> history = {record(0, -3.0, 0.5, INFINITY), record(1, -2.5, 0.2, INFINITY)};
@@ -238,6 +252,7 @@ int main(void) {
         cmocka_unit_test(test_stable_window_is_evaluations_over_batch_size),
         cmocka_unit_test(test_noisy_stable_window_is_half_the_budget),
         cmocka_unit_test(test_noisy_runs_spend_the_noisy_budget),
+        cmocka_unit_test(test_noisy_mode_samples_pyvbmc_gp_count),
         cmocka_unit_test(test_reliability_index_matches_its_definition),
         cmocka_unit_test(test_elcbo_slope_is_a_least_squares_fit_over_half_the_window),
         cmocka_unit_test(test_stability_needs_the_window_with_few_exceptions),
