@@ -20,8 +20,8 @@ namespace libvbmc {
 // the run's state, set before every call.
 struct GpTrainSettings {
     // samples = round(ns_gp_max / sqrt(N)) ... (PyVBMC: 80; at 50, 16 problems x 20 seeds had
-    // lower LML error in 171 of 320 runs and lower gsKL in 170, medians moving both ways, for
-    // 10-45% less library time per evaluation: bench/RESULTS.md, "Fewer GP hyperparameter samples")
+    // lower LML error in 171 of 320 runs and lower gsKL in 170, medians moving both ways, for 0.84
+    // times the library's CPU per evaluation: bench/RESULTS.md, "Fewer GP hyperparameter samples")
     double ns_gp_max = 50.0;
     double ns_gp_max_warmup = 8.0;        // ... at most this during warm-up
     double ns_gp_max_main = INFINITY;     // ... and this afterwards
