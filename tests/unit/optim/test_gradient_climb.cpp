@@ -16,26 +16,6 @@
 using namespace libvbmc;
 using namespace optim_test;
 
-using Target = std::function<double(const double*)>;
-
-// -1/2 (z - top)^T P (z - top), P^{-1} with SDs from 1e-4 to 1e-2 along a random rotation.
-static Target narrow_bowl(int n, Rng& rng, std::vector<double>& top) {
-    const Matrix rotation = random_rotation(n, rng);
-    std::vector<double> precision;
-    for (int i = 0; i < n; ++i) {
-        const double sd = 1e-4 * std::pow(100.0, static_cast<double>(i) / std::max(1, n - 1));
-        precision.push_back(1.0 / (sd * sd));
-    }
-    const Matrix p = with_spectrum(rotation, precision);
-    top.clear();
-    for (int i = 0; i < n; ++i) top.push_back(0.8 * rng.uniform() - 0.4);
-    return [p, top](const double* z) {
-        std::vector<double> d(top.size());
-        for (size_t i = 0; i < d.size(); ++i) d[i] = z[i] - top[i];
-        return -model_gain(std::vector<double>(d.size(), 0.0), p, d);
-    };
-}
-
 // Propose / evaluate / tell until the climb stops; returns the best value told.
 static double run_climb(GradientClimb& climb, const Target& f, double start_value) {
     double best = start_value;
@@ -121,29 +101,6 @@ static void test_flat_model_stops_after_one_small_step(void**) {
     }
 }
 
-// The log likelihood of a linear regression with n = 50 points in its coefficients b (D - 1 of
-// them, precision SDs 1e-3 to 1e-2 along a random rotation, times the residual scale) and the log
-// of its residual SD s: -n s - (r + (b - b*)^T P (b - b*)) e^{-2s} / 2 with r = 50, top at
-// (b*, 0) with value -25. Its curvature in b grows as e^{-2s} falls: a curved ridge.
-static Target regression(int n, Rng& rng, std::vector<double>& top) {
-    const int k = n - 1;
-    const Matrix rotation = random_rotation(k, rng);
-    std::vector<double> precision;
-    for (int i = 0; i < k; ++i) {
-        const double sd = 1e-3 * std::pow(10.0, static_cast<double>(i) / std::max(1, k - 1));
-        precision.push_back(1.0 / (sd * sd));
-    }
-    const Matrix p = with_spectrum(rotation, precision);
-    top.assign(static_cast<size_t>(n), 0.0);
-    for (int i = 0; i < k; ++i) top[static_cast<size_t>(i)] = 0.8 * rng.uniform() - 0.4;
-    return [p, top, k](const double* z) {
-        std::vector<double> d(static_cast<size_t>(k));
-        for (int i = 0; i < k; ++i) d[static_cast<size_t>(i)] = z[i] - top[static_cast<size_t>(i)];
-        const double squares = 50.0 + 2.0 * model_gain(std::vector<double>(d.size(), 0.0), p, d);
-        return -50.0 * z[k] - 0.5 * squares * std::exp(-2.0 * z[k]);
-    };
-}
-
 // From coefficients about a hundred SDs off and a residual SD e times too large, the climb
 // reaches the regression's top.
 static void test_climbs_a_regression_ridge(void**) {
@@ -220,30 +177,6 @@ static void test_round_trip_continues_bitwise(void**) {
     }
     assert_int_equal(static_cast<int>(original.stop()), static_cast<int>(copy.stop()));
     assert_int_equal(original.evaluations(), copy.evaluations());
-}
-
-using Points = std::vector<std::vector<double>>;
-
-// The next batch of a host with `width` workers: proposals while the climb has one to give.
-static Points ask_batch(GradientClimb& climb, size_t width) {
-    Points batch;
-    while (batch.size() < width && climb.has_proposal()) batch.push_back(climb.propose());
-    return batch;
-}
-
-// Tells a batch, last asked first (the trial after its speculative gradient); the points told
-// as steps are appended to `steps`.
-static void tell_batch(GradientClimb& climb, const Target& f, const Points& batch, Points& steps) {
-    for (auto p = batch.rbegin(); p != batch.rend(); ++p)
-        if (climb.tell(p->data(), f(p->data())) == ClimbPoint::step) steps.push_back(*p);
-}
-
-// Batches until the climb stops; returns how many.
-static int run_in_batches(GradientClimb& climb, const Target& f, size_t width, Points& steps) {
-    int batches = 0;
-    for (Points batch = ask_batch(climb, width); !batch.empty(); batch = ask_batch(climb, width), ++batches)
-        tell_batch(climb, f, batch, steps);
-    return batches;
 }
 
 // The best of the start value and the values told as steps.
