@@ -57,15 +57,21 @@ inline double norm(const std::vector<double>& v) {
 
 using Target = std::function<double(const double*)>;
 
-// -1/2 (z - top)^T P (z - top), P^{-1} with SDs from 1e-4 to 1e-2 along a random rotation.
-inline Target narrow_bowl(int n, Rng& rng, std::vector<double>& top) {
+// A precision matrix of size n whose SDs run log-evenly from `smallest` to `ratio` times it
+// along a random rotation.
+inline Matrix rotated_precision(int n, double smallest, double ratio, Rng& rng) {
     const Matrix rotation = random_rotation(n, rng);
     std::vector<double> precision;
     for (int i = 0; i < n; ++i) {
-        const double sd = 1e-4 * std::pow(100.0, static_cast<double>(i) / std::max(1, n - 1));
+        const double sd = smallest * std::pow(ratio, static_cast<double>(i) / std::max(1, n - 1));
         precision.push_back(1.0 / (sd * sd));
     }
-    const Matrix p = with_spectrum(rotation, precision);
+    return with_spectrum(rotation, precision);
+}
+
+// -1/2 (z - top)^T P (z - top), P^{-1} with SDs from 1e-4 to 1e-2 along a random rotation.
+inline Target narrow_bowl(int n, Rng& rng, std::vector<double>& top) {
+    const Matrix p = rotated_precision(n, 1e-4, 100.0, rng);
     top.clear();
     for (int i = 0; i < n; ++i) top.push_back(0.8 * rng.uniform() - 0.4);
     return [p, top](const double* z) {
@@ -81,13 +87,7 @@ inline Target narrow_bowl(int n, Rng& rng, std::vector<double>& top) {
 // (b*, 0) with value -25. Its curvature in b grows as e^{-2s} falls: a curved ridge.
 inline Target regression(int n, Rng& rng, std::vector<double>& top) {
     const int k = n - 1;
-    const Matrix rotation = random_rotation(k, rng);
-    std::vector<double> precision;
-    for (int i = 0; i < k; ++i) {
-        const double sd = 1e-3 * std::pow(10.0, static_cast<double>(i) / std::max(1, k - 1));
-        precision.push_back(1.0 / (sd * sd));
-    }
-    const Matrix p = with_spectrum(rotation, precision);
+    const Matrix p = rotated_precision(k, 1e-3, 10.0, rng);
     top.assign(static_cast<size_t>(n), 0.0);
     for (int i = 0; i < k; ++i) top[static_cast<size_t>(i)] = 0.8 * rng.uniform() - 0.4;
     return [p, top, k](const double* z) {
