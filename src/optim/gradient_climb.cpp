@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstring>
 
+#include "linalg/linalg.hpp"
 #include "util/error.hpp"
 
 namespace libvbmc {
@@ -28,6 +29,45 @@ constexpr int kCrawlSteps = 3;
 // found the top: the further steps the crawl rule waits for gain as little (bench/workers,
 // cigar_D6, seed 3: two more steps gained 0.0019 together over 28 evaluations).
 constexpr double kFlatPromiseShare = 0.01;
+// Newton mode: the finite-difference step of the Hessian design (kNewtonStep max(1, |z_d|): second
+// differences need a longer step than the gradient's), and the smallest eigenvalue of -H kept, as
+// a share of the largest (smaller and negative ones are raised to it or mirrored).
+constexpr double kNewtonStep = 1e-4;
+// Newton designs per climb: then it goes on with gradients alone, the last (-H)^-1 updated by BFGS
+// with each step. A bowl's top takes two; on curved ridges each further design costs more
+// evaluations than the steps it saves, and the real posteriors' locating stages spend their whole
+// budget (bench/RESULTS.md, "A parallel Newton climb").
+constexpr int kNewtonIterations = 2;
+constexpr double kMinCurvatureShare = 1e-8;
+
+// The BFGS update of an inverse Hessian estimate h (of the function to minimise, -f) by the step
+// s and the change y of its gradient (Nocedal & Wright 2006, eq. 6.17); skipped where s.y <=
+// 1e-12 |s| |y|, as LbfgsMemory::add, so h stays positive definite.
+void bfgs_update(Matrix& h, const std::vector<double>& s, const std::vector<double>& y) {
+    const int n = h.rows;
+    double sy = 0.0, ss = 0.0, yy = 0.0;
+    for (int i = 0; i < n; ++i) sy += s[i] * y[i], ss += s[i] * s[i], yy += y[i] * y[i];
+    if (!(sy > 1e-12 * std::sqrt(ss * yy))) return;
+    const double rho = 1.0 / sy;
+    std::vector<double> hy(static_cast<size_t>(n), 0.0);
+    for (int i = 0; i < n; ++i)
+        for (int j = 0; j < n; ++j) hy[static_cast<size_t>(i)] += h(i, j) * y[static_cast<size_t>(j)];
+    double yhy = 0.0;
+    for (int i = 0; i < n; ++i) yhy += y[static_cast<size_t>(i)] * hy[static_cast<size_t>(i)];
+    // H+ = H - rho (s (Hy)^T + (Hy) s^T) + (rho^2 y^T H y + rho) s s^T
+    for (int i = 0; i < n; ++i)
+        for (int j = 0; j < n; ++j)
+            h(i, j) += -rho * (s[static_cast<size_t>(i)] * hy[static_cast<size_t>(j)] + hy[static_cast<size_t>(i)] * s[static_cast<size_t>(j)]) +
+                       (rho * rho * yhy + rho) * s[static_cast<size_t>(i)] * s[static_cast<size_t>(j)];
+}
+
+// m v for a square m.
+std::vector<double> times(const Matrix& m, const std::vector<double>& v) {
+    std::vector<double> out(v.size(), 0.0);
+    for (int i = 0; i < m.rows; ++i)
+        for (int j = 0; j < m.cols; ++j) out[static_cast<size_t>(i)] += m(i, j) * v[static_cast<size_t>(j)];
+    return out;
+}
 
 double dot(const std::vector<double>& a, const std::vector<double>& b) {
     double total = 0.0;
@@ -67,10 +107,30 @@ Matrix GradientClimb::difference_design(const std::vector<double>& base) const {
     return points;
 }
 
+// Rows 0..D-1: base + h_d e_d; then for d <= e, base + h_d e_d + h_e e_e (2 h_d e_d for d = e),
+// h_d = kNewtonStep max(1, |base_d|).
+Matrix GradientClimb::newton_design(const std::vector<double>& base) const {
+    Matrix points(dim_ + dim_ * (dim_ + 1) / 2, dim_);
+    std::vector<double> h(static_cast<size_t>(dim_));
+    for (int d = 0; d < dim_; ++d) h[static_cast<size_t>(d)] = kNewtonStep * std::max(1.0, std::fabs(base[static_cast<size_t>(d)]));
+    int row = 0;
+    for (int d = 0; d < dim_; ++d, ++row) {
+        for (int a = 0; a < dim_; ++a) points(row, a) = base[static_cast<size_t>(a)];
+        points(row, d) += h[static_cast<size_t>(d)];
+    }
+    for (int d = 0; d < dim_; ++d)
+        for (int e = d; e < dim_; ++e, ++row) {
+            for (int a = 0; a < dim_; ++a) points(row, a) = base[static_cast<size_t>(a)];
+            points(row, d) += h[static_cast<size_t>(d)];
+            points(row, e) += h[static_cast<size_t>(e)];
+        }
+    return points;
+}
+
 void GradientClimb::start_gradient() {
     phase_ = Phase::gradient;
-    difference_points_ = difference_design(centre_);
-    difference_values_.assign(static_cast<size_t>(dim_), NAN);
+    difference_points_ = newton_active() ? newton_design(centre_) : difference_design(centre_);
+    difference_values_.assign(static_cast<size_t>(difference_points_.rows), NAN);
     difference_next_ = 0;
     adopt_speculation();
 }
@@ -100,7 +160,7 @@ std::vector<double> GradientClimb::propose() {
     last_was_difference_ = false;
     if (!running()) return {};
     if (phase_ == Phase::gradient) {
-        if (difference_next_ >= dim_) return {};
+        if (difference_next_ >= difference_points_.rows) return {};
         last_was_difference_ = true;
         const double* row = difference_points_.row(difference_next_++);
         return std::vector<double>(row, row + dim_);
@@ -216,9 +276,49 @@ void GradientClimb::finish_gradient() {
         }
         gradient[static_cast<size_t>(d)] = (value - centre_value_) / h;
     }
-    if (!previous_centre_.empty()) update_inverse_hessian(gradient);
+    if (difference_points_.rows > dim_) {
+        if (!finish_newton(gradient)) return;
+    } else if (!previous_centre_.empty()) {
+        update_inverse_hessian(gradient);
+    }
     gradient_ = std::move(gradient);
     start_line();
+}
+
+// Newton mode: A = -H by second differences, A_de = -(f_de - f_d - f_e + f_c) / (h_d h_e), the
+// forward-difference gradient corrected by + h_d A_dd / 2 (exact on a quadratic), and the
+// inverse of A with its eigenvalues made positive: |lambda|, at least kMinCurvatureShare of the
+// largest. A failed value stops the climb (no_gradient).
+bool GradientClimb::finish_newton(std::vector<double>& gradient) {
+    std::vector<double> h(static_cast<size_t>(dim_));
+    for (int d = 0; d < dim_; ++d) h[static_cast<size_t>(d)] = difference_points_(d, d) - centre_[static_cast<size_t>(d)];
+    Matrix a(dim_, dim_);
+    int row = dim_;
+    for (int d = 0; d < dim_; ++d)
+        for (int e = d; e < dim_; ++e, ++row) {
+            const double f_de = difference_values_[static_cast<size_t>(row)];
+            const double f_d = difference_values_[static_cast<size_t>(d)], f_e = difference_values_[static_cast<size_t>(e)];
+            a(d, e) = a(e, d) = -(f_de - f_d - f_e + centre_value_) / (h[static_cast<size_t>(d)] * h[static_cast<size_t>(e)]);
+        }
+    for (int d = 0; d < dim_; ++d) gradient[static_cast<size_t>(d)] += 0.5 * h[static_cast<size_t>(d)] * a(d, d);
+    std::vector<double> values;
+    Matrix vectors;
+    const bool finite = std::all_of(a.data.begin(), a.data.end(), [](double v) { return std::isfinite(v); });
+    if (finite) symmetric_eigen(a, values, vectors);
+    double largest = 0.0;
+    for (double v : values) largest = std::max(largest, std::fabs(v));
+    if (!finite || !(largest > 0.0) || !std::isfinite(largest)) {
+        stop_ = ClimbStop::no_gradient;
+        return false;
+    }
+    ++newton_iterations_;
+    newton_inverse_ = Matrix(dim_, dim_);
+    for (int k = 0; k < dim_; ++k) {
+        const double inverse = 1.0 / std::max(std::fabs(values[static_cast<size_t>(k)]), kMinCurvatureShare * largest);
+        for (int d = 0; d < dim_; ++d)
+            for (int e = 0; e < dim_; ++e) newton_inverse_(d, e) += vectors(d, k) * inverse * vectors(e, k);
+    }
+    return true;
 }
 
 // The curvature pair of the step just taken: s = c_new - c_old, y = g_old - g_new.
@@ -228,17 +328,20 @@ void GradientClimb::update_inverse_hessian(const std::vector<double>& new_gradie
         s[a] = centre_[a] - previous_centre_[a];
         y[a] = previous_gradient_[a] - new_gradient[a];
     }
-    memory_.add(s, y);
+    if (newton_inverse_.rows > 0) bfgs_update(newton_inverse_, s, y);
+    else memory_.add(s, y);
 }
+
+bool GradientClimb::newton_active() const { return settings_.newton && newton_iterations_ < kNewtonIterations; }
 
 // Direction H g, along the scaled gradient when it does not ascend (stops the climb when neither
 // does).
 void GradientClimb::set_direction() {
     for (int attempt = 0; attempt < 2; ++attempt) {
-        direction_ = memory_.apply(gradient_);
+        direction_ = newton_inverse_.rows > 0 ? times(newton_inverse_, gradient_) : memory_.apply(gradient_);
         slope_ = dot(direction_, gradient_);
         if (slope_ > 0.0 && std::isfinite(slope_)) return;
-        memory_.clear();
+        clear_model();
     }
     stop_ = ClimbStop::no_ascent;
 }
@@ -265,7 +368,7 @@ void GradientClimb::start_line() {
                        std::max(1.0, kMaxExtrapolation * kMaxStepLength / length));
     best_trial_.clear();
     trial_out_ = false;
-    speculate_ = line_trials_ > 0 && first_trial_rose_;  // the previous line search's
+    speculate_ = !newton_active() && line_trials_ > 0 && first_trial_rose_;  // the previous line search's
     line_trials_ = 0;
     first_trial_rose_ = false;
     phase_ = Phase::line;
@@ -277,13 +380,19 @@ void GradientClimb::finish_line() {
     if (line_.rose()) {
         retried_ = false;
         accept_trial(best_trial_, line_.best_value());
-    } else if (!memory_.empty() && !retried_) {
+    } else if (modelled() && !retried_) {
         retried_ = true;
-        memory_.clear();
+        clear_model();
         start_line();
     } else {
         stop_ = ClimbStop::no_ascent;
     }
+}
+
+// The curvature model goes: the direction is the gradient scaled by the initial inverse curvature.
+void GradientClimb::clear_model() {
+    memory_.clear();
+    newton_inverse_ = Matrix();
 }
 
 void GradientClimb::accept_trial(const std::vector<double>& trial, double f) {
@@ -310,6 +419,7 @@ void GradientClimb::write(Writer& out) const {
     out.i64(dim_);
     out.f64(settings_.crawl_gain);
     out.i64(settings_.max_evaluations);
+    out.boolean(settings_.newton);
     out.u8(static_cast<uint8_t>(stop_));
     if (stop_ == ClimbStop::not_run) return;
     out.u8(static_cast<uint8_t>(phase_));
@@ -319,6 +429,8 @@ void GradientClimb::write(Writer& out) const {
     out.f64(centre_value_);
     out.doubles(gradient_);
     memory_.write(out);
+    out.matrix(newton_inverse_);
+    out.i64(newton_iterations_);
     out.doubles(previous_centre_);
     out.doubles(previous_gradient_);
     out.matrix(difference_points_);
@@ -349,6 +461,7 @@ GradientClimb GradientClimb::read(Reader& in) {
     c.dim_ = static_cast<int>(in.bounded(0, 64, "gradient-climb dimension"));
     c.settings_.crawl_gain = in.f64();
     c.settings_.max_evaluations = static_cast<int>(in.bounded(0, 1 << 30, "gradient-climb budget"));
+    c.settings_.newton = in.boolean();
     const uint8_t stop = in.u8();
     if (stop > static_cast<uint8_t>(ClimbStop::flat)) throw_error(Code::format, "the gradient climb has an unknown state");
     c.stop_ = static_cast<ClimbStop>(stop);
@@ -362,11 +475,13 @@ GradientClimb GradientClimb::read(Reader& in) {
     c.centre_value_ = in.f64();
     c.gradient_ = in.doubles();
     c.memory_ = LbfgsMemory::read(in);
+    c.newton_inverse_ = in.matrix();
+    c.newton_iterations_ = static_cast<int>(in.bounded(0, 1 << 30, "gradient-climb Newton iterations"));
     c.previous_centre_ = in.doubles();
     c.previous_gradient_ = in.doubles();
     c.difference_points_ = in.matrix();
     c.difference_values_ = in.doubles();
-    c.difference_next_ = static_cast<int>(in.bounded(0, c.dim_, "gradient-climb difference position"));
+    c.difference_next_ = static_cast<int>(in.bounded(0, c.dim_ + c.dim_ * (c.dim_ + 1) / 2, "gradient-climb difference position"));
     c.direction_ = in.doubles();
     c.slope_ = in.f64();
     c.line_ = LineSearch::read(in);
@@ -396,8 +511,11 @@ void GradientClimb::check_shapes() const {
     auto sized = [&](const std::vector<double>& v) { return v.size() == d; };
     auto sized_or_empty = [&](const std::vector<double>& v) { return v.empty() || v.size() == d; };
     const bool ok = dim_ >= 1 && sized(centre_) && sized_or_empty(gradient_) && sized_or_empty(previous_centre_) &&
-                    previous_centre_.size() == previous_gradient_.size() && difference_points_.rows == dim_ &&
-                    difference_points_.cols == dim_ && sized(difference_values_) && sized_or_empty(direction_) &&
+                    previous_centre_.size() == previous_gradient_.size() &&
+                    (difference_points_.rows == dim_ || (settings_.newton && difference_points_.rows == dim_ + dim_ * (dim_ + 1) / 2)) &&
+                    difference_points_.cols == dim_ && static_cast<int>(difference_values_.size()) == difference_points_.rows &&
+                    difference_next_ <= difference_points_.rows &&
+                    (newton_inverse_.rows == 0 || (newton_inverse_.rows == dim_ && newton_inverse_.cols == dim_)) && sized_or_empty(direction_) &&
                     sized_or_empty(trial_) && (!trial_out_ || sized(trial_)) && sized_or_empty(best_trial_) &&
                     (phase_ != Phase::line || !line_.rose() || sized(best_trial_)) && (phase_ == Phase::gradient || (sized(direction_) && sized(gradient_)));
     const bool speculative_ok = std::all_of(speculative_.begin(), speculative_.end(), [&](const Speculation& sp) {

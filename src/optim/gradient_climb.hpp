@@ -32,6 +32,12 @@
 // seed 1, to 1.7: its stage spends its whole budget and its result follows the path
 // (bench/RESULTS.md, "Locating climbs"). A caller that asks one point at a time never sees a
 // speculative gradient, and the climb is then as without them.
+//
+// Newton mode (GradientClimbSettings::newton, for a caller with many workers): the first two
+// iterations ask a finite-difference gradient and Hessian, D + D (D + 1) / 2 points that can all
+// go out at once, and search along the Newton direction of -H made positive definite (Nocedal &
+// Wright, section 3.4, modification by eigenvalues); later iterations ask gradients alone, that
+// inverse updated by BFGS (their eq. 6.17) in place of the L-BFGS estimate.
 #pragma once
 #include <cmath>
 #include <cstdint>
@@ -49,6 +55,12 @@ struct GradientClimbSettings {
     // promises less than this for the next: the climb crawls and stops.
     double crawl_gain = 1.0;
     int max_evaluations = 100;  // told values of its own proposals
+    // Newton mode, for a caller with many workers: the first iterations ask a finite-difference
+    // gradient and Hessian (D + D (D + 1) / 2 points that can go out together) and step along
+    // the Newton direction of -H made positive definite, without speculative gradients; later
+    // ones ask gradients alone and update that inverse by BFGS (bench/RESULTS.md, "A parallel
+    // Newton climb").
+    bool newton = false;
 };
 
 // not_run: a climb never started (no gradients for noisy values); abandoned: a proposal was
@@ -90,7 +102,7 @@ public:
     // trial along the direction with none out.
     bool has_proposal() const {
         if (!running()) return false;
-        if (phase_ == Phase::gradient) return difference_next_ < dim_;
+        if (phase_ == Phase::gradient) return difference_next_ < difference_points_.rows;
         if (!trial_out_) return true;
         if (!speculate_ || line_trials_ > 1) return false;
         return speculative_.empty() || speculative_.back().base != trial_ || speculative_.back().asked < dim_;
@@ -101,8 +113,9 @@ public:
     bool owns(const double* z) const;
     int evaluations() const { return evaluations_; }
     // The covariance of a Gaussian around the climb's point: the L-BFGS estimate of
-    // (-Hessian)^-1 (the scaled identity before the first pair).
-    Matrix covariance() const { return memory_.matrix(); }
+    // (-Hessian)^-1 (the scaled identity before the first pair); in Newton mode the inverse of
+    // the last finite-difference -H made positive definite.
+    Matrix covariance() const { return newton_inverse_.rows > 0 ? newton_inverse_ : memory_.matrix(); }
 
     // The whole state, for checkpoints; read throws Error(format) on a truncated or inconsistent
     // state (unknown stop or phase, a point or matrix of the wrong dimension).
@@ -122,6 +135,11 @@ private:
         bool dead = false;
     };
     Matrix difference_design(const std::vector<double>& base) const;
+    Matrix newton_design(const std::vector<double>& base) const;
+    bool finish_newton(std::vector<double>& gradient);
+    bool modelled() const { return !memory_.empty() || newton_inverse_.rows > 0; }
+    bool newton_active() const;
+    void clear_model();
     std::vector<double> propose_speculative();
     bool speculated_on(const std::vector<double>& trial) const;
     bool tell_speculative(const double* z, double f);
@@ -147,9 +165,12 @@ private:
     double centre_value_ = 0.0;
     std::vector<double> gradient_;      // at the centre (empty until formed)
     LbfgsMemory memory_;                // estimate of (-Hessian)^-1
+    Matrix newton_inverse_;             // Newton mode: (-H)^-1 made positive definite, then BFGS-updated (0 x 0 until formed)
+    int newton_iterations_ = 0;         // Newton designs finished
     // The previous centre and its gradient, for the BFGS update once the new gradient is in.
     std::vector<double> previous_centre_, previous_gradient_;
-    // The gradient's points: centre + step_d e_d, their values (NaN until told), the next to ask.
+    // The gradient's points: centre + step_d e_d (in Newton mode also the Hessian's, see
+    // newton_design), their values (NaN until told), the next to ask.
     Matrix difference_points_;
     std::vector<double> difference_values_;
     int difference_next_ = 0;

@@ -151,6 +151,25 @@ static void test_budget_stops_the_climb(void**) {
     assert_int_equal(climb.evaluations(), 10);
 }
 
+// The climb written and read back proposes bitwise what the original does, one point at a time
+// to the end, and stops alike.
+static void continues_bitwise_after_round_trip(GradientClimb& original, const Target& f) {
+    Writer out;
+    original.write(out);
+    Reader in(out.bytes().data(), out.bytes().size());
+    GradientClimb copy = GradientClimb::read(in);
+    for (;;) {
+        const std::vector<double> p = original.propose(), q = copy.propose();
+        assert_int_equal(static_cast<int>(p.size()), static_cast<int>(q.size()));
+        if (p.empty()) break;
+        assert_memory_equal(p.data(), q.data(), sizeof(double) * p.size());
+        original.tell(p.data(), f(p.data()));
+        copy.tell(q.data(), f(q.data()));
+    }
+    assert_int_equal(static_cast<int>(original.stop()), static_cast<int>(copy.stop()));
+    assert_int_equal(original.evaluations(), copy.evaluations());
+}
+
 // Written after 25 values (mid-way through a gradient or a line search) and read back, the climb
 // proposes bitwise what the original does, to the end.
 static void test_round_trip_continues_bitwise(void**) {
@@ -163,20 +182,7 @@ static void test_round_trip_continues_bitwise(void**) {
         const std::vector<double> p = original.propose();
         original.tell(p.data(), bowl(p.data()));
     }
-    Writer out;
-    original.write(out);
-    Reader in(out.bytes().data(), out.bytes().size());
-    GradientClimb copy = GradientClimb::read(in);
-    for (;;) {
-        const std::vector<double> p = original.propose(), q = copy.propose();
-        assert_int_equal(static_cast<int>(p.size()), static_cast<int>(q.size()));
-        if (p.empty()) break;
-        assert_memory_equal(p.data(), q.data(), sizeof(double) * p.size());
-        original.tell(p.data(), bowl(p.data()));
-        copy.tell(q.data(), bowl(q.data()));
-    }
-    assert_int_equal(static_cast<int>(original.stop()), static_cast<int>(copy.stop()));
-    assert_int_equal(original.evaluations(), copy.evaluations());
+    continues_bitwise_after_round_trip(original, bowl);
 }
 
 // The best of the start value and the values told as steps.
@@ -315,6 +321,73 @@ static void test_read_refuses_truncation(void**) {
     }
 }
 
+// A bowl -1/2 (z - top)^T P (z - top), SDs 1e-3 to 1e-1, top within 0.2 of the origin in each
+// coordinate (the first step's cap of 1 does not bind).
+static Target bowl_with_precision(int n, Rng& rng, Matrix& p) {
+    p = rotated_precision(n, 1e-3, 100.0, rng);
+    std::vector<double> top;
+    for (int i = 0; i < n; ++i) top.push_back(0.4 * rng.uniform() - 0.2);
+    return [p, top](const double* z) {
+        std::vector<double> d(top.size());
+        for (size_t i = 0; i < d.size(); ++i) d[i] = z[i] - top[i];
+        return -model_gain(std::vector<double>(d.size(), 0.0), p, d);
+    };
+}
+
+// Newton mode on a quadratic: the first batch is the whole design (D + D (D + 1) / 2 points, one
+// round of workers), the next is one trial, the Newton step, at the top (its second differences
+// are exact up to rounding, so the covariance it gives inverts P); the climb stops at a top in
+// fewer batches than the L-BFGS climb with D + 1 workers.
+static void test_newton_mode_steps_to_a_bowls_top(void**) {
+    for (int n : {2, 6}) {
+        Rng rng(static_cast<uint64_t>(90 + n));
+        Matrix p;
+        const Target bowl = bowl_with_precision(n, rng, p);
+        const std::vector<double> start(static_cast<size_t>(n), 0.0);
+        const double start_value = bowl(start.data());
+        GradientClimb newton(n, GradientClimbSettings{1.0, 2000, true}, start.data(), start_value);
+        GradientClimb lbfgs(n, GradientClimbSettings{1.0, 2000}, start.data(), start_value);
+        const size_t design = static_cast<size_t>(n + n * (n + 1) / 2);
+        Points steps;
+        const Points first = ask_batch(newton, 1000);
+        assert_int_equal(first.size(), design);
+        tell_batch(newton, bowl, first, steps);
+        // P times the covariance: second differences of values up to 2e4 over h^2 = 1e-8 round to
+        // about 1e-6 of the smallest curvature.
+        Matrix identity(n, n);
+        gemm(false, false, 1.0, p, newton.covariance(), 0.0, identity);
+        for (int i = 0; i < n; ++i)
+            for (int j = 0; j < n; ++j) assert_close(identity(i, j), i == j ? 1.0 : 0.0, 1e-4);
+        const Points trial = ask_batch(newton, 1000);
+        assert_int_equal(trial.size(), 1);
+        print_message("D = %d: start %.3g, first Newton step %.3g\n", n, start_value, bowl(trial.front().data()));
+        assert_true(bowl(trial.front().data()) > -1e-3);
+        tell_batch(newton, bowl, trial, steps);
+        const int newton_batches = 2 + run_in_batches(newton, bowl, design, steps);
+        const int lbfgs_batches = run_in_batches(lbfgs, bowl, static_cast<size_t>(n + 1), steps);
+        print_message("batches: Newton %d, L-BFGS %d\n", newton_batches, lbfgs_batches);
+        assert_true(newton.at_top());
+        assert_true(newton_batches < lbfgs_batches);
+    }
+}
+
+// Newton mode written mid-way through its first design and again mid-way through the BFGS
+// steps after its Newton designs, read back: the copy proposes bitwise what the original does.
+static void test_newton_round_trip_continues_bitwise(void**) {
+    for (int told : {5, 60}) {
+        Rng rng(4);
+        std::vector<double> top;
+        const Target bowl = narrow_bowl(4, rng, top);
+        const std::vector<double> start(4, 0.0);
+        GradientClimb original(4, GradientClimbSettings{1.0, 500, true}, start.data(), bowl(start.data()));
+        for (int i = 0; i < told && original.running(); ++i) {
+            const std::vector<double> q = original.propose();
+            original.tell(q.data(), bowl(q.data()));
+        }
+        continues_bitwise_after_round_trip(original, bowl);
+    }
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_first_step_follows_the_gradient),
@@ -329,6 +402,8 @@ int main(void) {
         cmocka_unit_test(test_flat_model_stops_after_one_small_step),
         cmocka_unit_test(test_speculative_points_after_a_forget_or_a_stop),
         cmocka_unit_test(test_round_trip_with_speculation_out_continues_bitwise),
+        cmocka_unit_test(test_newton_mode_steps_to_a_bowls_top),
+        cmocka_unit_test(test_newton_round_trip_continues_bitwise),
     };
     return cmocka_run_group_tests(tests, nullptr, nullptr);
 }
