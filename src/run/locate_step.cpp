@@ -124,10 +124,11 @@ bool Run::climbs() const { return settings_.locate_climb && evals_.typical_noise
 
 // With several points out allowed and workers enough for a Newton design (D + D (D + 1) / 2
 // points) in two rounds, the climbs run in Newton mode (optim/gradient_climb.hpp; bench/workers,
-// cigar_D6 with 16 workers: 10.9-13.3 times faster than one worker where the L-BFGS climbs gave
-// 6.5-7.9; bench/RESULTS.md, "A parallel Newton climb"). Not at D < 3, where a gradient is one or
-// two points: cigar_D2 with 16 workers ended with a median LML error of 0.0016 against 0.00024,
-// for a speed-up of 8.9 against 6.5. One point at a time, the climbs are as before.
+// cigar_D6 with 16 workers: a median 10.9 times faster than one worker over seeds 1-15, where
+// the L-BFGS climbs gave 6.5-7.9 on seeds 1-5; bench/RESULTS.md, "A parallel Newton climb").
+// Not at D < 3, where a gradient is one or two points: cigar_D2 with 16 workers ended with a
+// median LML error of 0.0016 against 0.00024, for a speed-up of 8.9 against 6.5. One point at a
+// time, the climbs are as before.
 GradientClimbSettings Run::climb_settings() const {
     constexpr int kMinNewtonDim = 3;
     const int newton_design = dim_ + dim_ * (dim_ + 1) / 2;
