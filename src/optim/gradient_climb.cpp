@@ -33,12 +33,12 @@ constexpr double kFlatPromiseShare = 0.01;
 // differences need a longer step than the gradient's), and the smallest eigenvalue of -H kept, as
 // a share of the largest (smaller and negative ones are raised to it or mirrored).
 constexpr double kNewtonStep = 1e-4;
+constexpr double kMinCurvatureShare = 1e-8;
 // Newton designs per climb: then it goes on with gradients alone, the last (-H)^-1 updated by BFGS
 // with each step. A bowl's top takes two; on curved ridges each further design costs more
 // evaluations than the steps it saves, and the real posteriors' locating stages spend their whole
 // budget (bench/RESULTS.md, "A parallel Newton climb").
 constexpr int kNewtonIterations = 2;
-constexpr double kMinCurvatureShare = 1e-8;
 
 // The BFGS update of an inverse Hessian estimate h (of the function to minimise, -f) by the step
 // s and the change y of its gradient (Nocedal & Wright 2006, eq. 6.17); skipped where s.y <=
