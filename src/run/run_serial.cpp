@@ -8,6 +8,25 @@
 
 namespace libvbmc {
 
+namespace {
+
+// An iteration record read from a checkpoint refers to the run's evaluations and dimension: its
+// training index to evaluations that exist and did not fail, its posterior, transform and GP
+// samples to the run's dimension (a record's surrogate is rebuilt from them on demand).
+void check_record(const IterationRecord& r, int dim, const EvaluationLog& evals, int64_t position) {
+    const std::string which = "iteration record " + std::to_string(position);
+    if (r.vp.dim != dim || r.transform.dim() != dim)
+        throw_error(Code::format, which + " has a posterior or transform of the wrong dimension");
+    for (const std::vector<double>& theta : r.gp_thetas)
+        if (static_cast<int>(theta.size()) != hyp::count(dim))
+            throw_error(Code::format, which + " has a GP hyperparameter sample of the wrong length");
+    for (int i : r.train_index)
+        if (i < 0 || i >= evals.size() || evals[i].failed)
+            throw_error(Code::format, which + " has the invalid training index " + std::to_string(i));
+}
+
+}  // namespace
+
 void Run::write(Writer& out) const {
     out.i64(dim_);
     option_values_.write(out);
@@ -141,7 +160,10 @@ Run Run::read(Reader& in) {
         if (run.vp_.dim != dim) throw_error(Code::format, "the variational posterior's dimension differs from the run's");
     }
     const int64_t n_history = in.bounded(0, 1 << 24, "history length");
-    for (int64_t i = 0; i < n_history; ++i) run.history_.push_back(IterationRecord::read(in));
+    for (int64_t i = 0; i < n_history; ++i) {
+        run.history_.push_back(IterationRecord::read(in));
+        check_record(run.history_.back(), dim, run.evals_, i);
+    }
     run.has_final_ = in.boolean();
     if (run.has_final_) run.final_ = PosteriorSnapshot::read(in);
     run.termination_message_ = in.text();
