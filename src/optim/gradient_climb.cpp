@@ -110,7 +110,7 @@ Matrix GradientClimb::difference_design(const std::vector<double>& base) const {
 // Rows 0..D-1: base + h_d e_d; then for d <= e, base + h_d e_d + h_e e_e (2 h_d e_d for d = e),
 // h_d = kNewtonStep max(1, |base_d|).
 Matrix GradientClimb::newton_design(const std::vector<double>& base) const {
-    Matrix points(dim_ + dim_ * (dim_ + 1) / 2, dim_);
+    Matrix points(newton_design_size(dim_), dim_);
     std::vector<double> h(static_cast<size_t>(dim_));
     for (int d = 0; d < dim_; ++d) h[static_cast<size_t>(d)] = kNewtonStep * std::max(1.0, std::fabs(base[static_cast<size_t>(d)]));
     int row = 0;
@@ -481,7 +481,7 @@ GradientClimb GradientClimb::read(Reader& in) {
     c.previous_gradient_ = in.doubles();
     c.difference_points_ = in.matrix();
     c.difference_values_ = in.doubles();
-    c.difference_next_ = static_cast<int>(in.bounded(0, c.dim_ + c.dim_ * (c.dim_ + 1) / 2, "gradient-climb difference position"));
+    c.difference_next_ = static_cast<int>(in.bounded(0, newton_design_size(c.dim_), "gradient-climb difference position"));
     c.direction_ = in.doubles();
     c.slope_ = in.f64();
     c.line_ = LineSearch::read(in);
@@ -512,7 +512,7 @@ void GradientClimb::check_shapes() const {
     auto sized_or_empty = [&](const std::vector<double>& v) { return v.empty() || v.size() == d; };
     const bool ok = dim_ >= 1 && sized(centre_) && sized_or_empty(gradient_) && sized_or_empty(previous_centre_) &&
                     previous_centre_.size() == previous_gradient_.size() &&
-                    (difference_points_.rows == dim_ || (settings_.newton && difference_points_.rows == dim_ + dim_ * (dim_ + 1) / 2)) &&
+                    (difference_points_.rows == dim_ || (settings_.newton && difference_points_.rows == newton_design_size(dim_))) &&
                     difference_points_.cols == dim_ && static_cast<int>(difference_values_.size()) == difference_points_.rows &&
                     difference_next_ <= difference_points_.rows &&
                     (newton_inverse_.rows == 0 || (newton_inverse_.rows == dim_ && newton_inverse_.cols == dim_)) && sized_or_empty(direction_) &&

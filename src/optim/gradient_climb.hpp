@@ -93,6 +93,9 @@ public:
     // A proposal that will never get a value: the climb stops (it cannot finish its step).
     void forget(const double* z);
 
+    // Points of a Newton-mode design in dimension dim: the gradient's D and the Hessian's D (D + 1) / 2.
+    static int newton_design_size(int dim) { return dim + dim * (dim + 1) / 2; }
+
     int dim() const { return dim_; }
     ClimbStop stop() const { return stop_; }
     bool running() const { return stop_ == ClimbStop::running; }

@@ -131,8 +131,8 @@ bool Run::climbs() const { return settings_.locate_climb && evals_.typical_noise
 // time, the climbs are as before.
 GradientClimbSettings Run::climb_settings() const {
     constexpr int kMinNewtonDim = 3;
-    const int newton_design = dim_ + dim_ * (dim_ + 1) / 2;
-    const bool newton = dim_ >= kMinNewtonDim && settings_.max_pending > 1 && 2 * settings_.max_pending >= newton_design;
+    const bool newton = dim_ >= kMinNewtonDim && settings_.max_pending > 1 &&
+                        2 * settings_.max_pending >= GradientClimb::newton_design_size(dim_);
     return {kClimbCrawlGain, std::max(1, locate_budget_left()), newton};
 }
 
