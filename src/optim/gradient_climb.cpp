@@ -263,35 +263,36 @@ void GradientClimb::count_evaluation() {
     if (++evaluations_ >= settings_.max_evaluations && running()) stop_ = ClimbStop::max_evaluations;
 }
 
-// g_d = (f(c + h_d e_d) - f(c)) / h_d, h_d as actually evaluated.
+// g_d = (f(c + h_d e_d) - f(c)) / h_d, h_d as actually evaluated; in Newton mode plus
+// h_d A_dd / 2 (A = -H of the last design, exact on a quadratic), for the design's own gradient
+// and every later one alike: BFGS pairs mix the two, and the bias of the later ones left in
+// (0.03 on bench cigar_D6's top at h = 1e-6) swamped the gradient change of a short step and
+// wiped the long axis out of the inverse (the located box then a tenth of the posterior's width).
 void GradientClimb::finish_gradient() {
     if (!running()) return;
-    std::vector<double> gradient(static_cast<size_t>(dim_));
-    for (int d = 0; d < dim_; ++d) {
-        const double value = difference_values_[static_cast<size_t>(d)];
-        const double h = difference_points_(d, d) - centre_[static_cast<size_t>(d)];
-        if (!std::isfinite(value) || !(h > 0.0)) {
+    std::vector<double> gradient(static_cast<size_t>(dim_)), h(gradient);
+    for (size_t d = 0; d < gradient.size(); ++d) {
+        const double value = difference_values_[d];
+        h[d] = difference_points_(static_cast<int>(d), static_cast<int>(d)) - centre_[d];
+        if (!std::isfinite(value) || !(h[d] > 0.0)) {
             stop_ = ClimbStop::no_gradient;
             return;
         }
-        gradient[static_cast<size_t>(d)] = (value - centre_value_) / h;
+        gradient[d] = (value - centre_value_) / h[d];
     }
-    if (difference_points_.rows > dim_) {
-        if (!finish_newton(gradient)) return;
-    } else if (!previous_centre_.empty()) {
-        update_inverse_hessian(gradient);
-    }
+    const bool newton = difference_points_.rows > dim_;
+    if (newton && !finish_newton(h)) return;
+    for (size_t d = 0; d < newton_curvature_.size(); ++d) gradient[d] += 0.5 * h[d] * newton_curvature_[d];
+    if (!newton && !previous_centre_.empty()) update_inverse_hessian(gradient);
     gradient_ = std::move(gradient);
     start_line();
 }
 
-// Newton mode: A = -H by second differences, A_de = -(f_de - f_d - f_e + f_c) / (h_d h_e), the
-// forward-difference gradient corrected by + h_d A_dd / 2 (exact on a quadratic), and the
-// inverse of A with its eigenvalues made positive: |lambda|, at least kMinCurvatureShare of the
-// largest. A failed value stops the climb (no_gradient).
-bool GradientClimb::finish_newton(std::vector<double>& gradient) {
-    std::vector<double> h(static_cast<size_t>(dim_));
-    for (int d = 0; d < dim_; ++d) h[static_cast<size_t>(d)] = difference_points_(d, d) - centre_[static_cast<size_t>(d)];
+// Newton mode, steps h: A = -H by second differences, A_de = -(f_de - f_d - f_e + f_c) /
+// (h_d h_e), its diagonal kept (newton_curvature_), and the inverse of A with its eigenvalues
+// made positive: |lambda|, at least kMinCurvatureShare of the largest. A failed value stops the
+// climb (no_gradient).
+bool GradientClimb::finish_newton(const std::vector<double>& h) {
     Matrix a(dim_, dim_);
     int row = dim_;
     for (int d = 0; d < dim_; ++d)
@@ -300,7 +301,8 @@ bool GradientClimb::finish_newton(std::vector<double>& gradient) {
             const double f_d = difference_values_[static_cast<size_t>(d)], f_e = difference_values_[static_cast<size_t>(e)];
             a(d, e) = a(e, d) = -(f_de - f_d - f_e + centre_value_) / (h[static_cast<size_t>(d)] * h[static_cast<size_t>(e)]);
         }
-    for (int d = 0; d < dim_; ++d) gradient[static_cast<size_t>(d)] += 0.5 * h[static_cast<size_t>(d)] * a(d, d);
+    newton_curvature_.assign(static_cast<size_t>(dim_), 0.0);
+    for (int d = 0; d < dim_; ++d) newton_curvature_[static_cast<size_t>(d)] = a(d, d);
     std::vector<double> values;
     Matrix vectors;
     const bool finite = std::all_of(a.data.begin(), a.data.end(), [](double v) { return std::isfinite(v); });
@@ -431,6 +433,7 @@ void GradientClimb::write(Writer& out) const {
     memory_.write(out);
     out.matrix(newton_inverse_);
     out.i64(newton_iterations_);
+    out.doubles(newton_curvature_);
     out.doubles(previous_centre_);
     out.doubles(previous_gradient_);
     out.matrix(difference_points_);
@@ -477,6 +480,7 @@ GradientClimb GradientClimb::read(Reader& in) {
     c.memory_ = LbfgsMemory::read(in);
     c.newton_inverse_ = in.matrix();
     c.newton_iterations_ = static_cast<int>(in.bounded(0, 1 << 30, "gradient-climb Newton iterations"));
+    c.newton_curvature_ = in.doubles();
     c.previous_centre_ = in.doubles();
     c.previous_gradient_ = in.doubles();
     c.difference_points_ = in.matrix();
@@ -511,6 +515,7 @@ void GradientClimb::check_shapes() const {
     auto sized = [&](const std::vector<double>& v) { return v.size() == d; };
     auto sized_or_empty = [&](const std::vector<double>& v) { return v.empty() || v.size() == d; };
     const bool ok = dim_ >= 1 && sized(centre_) && sized_or_empty(gradient_) && sized_or_empty(previous_centre_) &&
+                    sized_or_empty(newton_curvature_) &&
                     previous_centre_.size() == previous_gradient_.size() &&
                     (difference_points_.rows == dim_ || (settings_.newton && difference_points_.rows == newton_design_size(dim_))) &&
                     difference_points_.cols == dim_ && static_cast<int>(difference_values_.size()) == difference_points_.rows &&

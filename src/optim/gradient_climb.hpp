@@ -117,8 +117,11 @@ public:
     int evaluations() const { return evaluations_; }
     // The covariance of a Gaussian around the climb's point: the L-BFGS estimate of
     // (-Hessian)^-1 (the scaled identity before the first pair); in Newton mode the inverse of
-    // the last finite-difference -H made positive definite.
+    // the last finite-difference -H made positive definite, BFGS-updated since.
     Matrix covariance() const { return newton_inverse_.rows > 0 ? newton_inverse_ : memory_.matrix(); }
+    // covariance() comes from a Hessian measured in full (Newton mode), so its eigenvectors are
+    // the top's axes; an L-BFGS estimate has seen only the directions the climb stepped along.
+    bool hessian_measured() const { return newton_inverse_.rows > 0; }
 
     // The whole state, for checkpoints; read throws Error(format) on a truncated or inconsistent
     // state (unknown stop or phase, a point or matrix of the wrong dimension).
@@ -139,7 +142,7 @@ private:
     };
     Matrix difference_design(const std::vector<double>& base) const;
     Matrix newton_design(const std::vector<double>& base) const;
-    bool finish_newton(std::vector<double>& gradient);
+    bool finish_newton(const std::vector<double>& h);
     bool modelled() const { return !memory_.empty() || newton_inverse_.rows > 0; }
     bool newton_active() const;
     void clear_model();
@@ -170,6 +173,7 @@ private:
     LbfgsMemory memory_;                // estimate of (-Hessian)^-1
     Matrix newton_inverse_;             // Newton mode: (-H)^-1 made positive definite, then BFGS-updated (0 x 0 until formed)
     int newton_iterations_ = 0;         // Newton designs finished
+    std::vector<double> newton_curvature_;  // Newton mode: the diagonal of the last design's -H (empty until formed)
     // The previous centre and its gradient, for the BFGS update once the new gradient is in.
     std::vector<double> previous_centre_, previous_gradient_;
     // The gradient's points: centre + step_d e_d (in Newton mode also the Hessian's, see

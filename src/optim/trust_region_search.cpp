@@ -121,14 +121,14 @@ void TrustRegionSearch::start_verification(const double* centre, double centre_v
 
 // The star design along the eigenvectors of a covariance of the top (e.g. a gradient climb's
 // estimate), one SD of it along each (the trust radius where it is not positive).
-void TrustRegionSearch::verify(const double* centre, double centre_value, const Matrix& covariance) {
+void TrustRegionSearch::verify(const double* centre, double centre_value, const Matrix& covariance, bool axes_measured) {
     std::vector<double> variance;
     Matrix vectors;
     symmetric_eigen(covariance, variance, vectors);
     for (double& v : variance) v = v > 0.0 ? std::sqrt(v) : radius_;
     if (stop_ != TrustRegionStop::running || !proposals_.empty()) return;
     start_star(centre, centre_value, variance, vectors);
-    remodel_after_star_ = true;
+    remodel_after_star_ = !axes_measured;
 }
 
 // The star design's points: `sds[i]` times unit direction i (columns of `vectors`), then the axes.
@@ -199,12 +199,14 @@ TrustRegionSearch::StarSummary TrustRegionSearch::summarise_star() const {
 }
 
 // After the star design: located when its gains stay below gain_tolerance; otherwise the climb
-// resumes with a radius reaching the furthest directional maximum. A star along a covariance
-// handed over (verify) that finds the top is followed by the model's own star design: the
-// covariance's eigenvectors need not be the top's (a climb's L-BFGS estimate), and the
-// covariance the search reports comes from the star's directions, where the model fitted to
+// resumes with a radius reaching the furthest directional maximum. A star along an estimated
+// covariance handed over (verify) that finds the top is followed by the model's own star
+// design: the estimate's eigenvectors need not be the top's (a climb's L-BFGS estimate), and
+// the covariance the search reports comes from the star's directions, where the model fitted to
 // the first star's points aligns them (on bench/workers' cigar_D6 with 16 or 64 workers, a
-// located box from the climb's directions alone started VBMC from a surrogate far off).
+// located box from an L-BFGS climb's directions alone started VBMC from a surrogate far off).
+// Along a measured Hessian's axes the first star is the top's covariance: the model's star,
+// from 4D points for D(D+3)/2 + 1 coefficients, turned them and lost cigar_D6's long axis.
 void TrustRegionSearch::finish_verification() {
     verifying_ = false;
     const StarSummary sum = summarise_star();

@@ -58,8 +58,10 @@ public:
     // Check a top already climbed to (e.g. by a gradient climb that stopped there) at once: the
     // star design around `centre` (value `centre_value`) along the eigenvectors of `covariance`
     // (D x D), one SD of it along each; when it finds the top, the model's own star design
-    // follows. Nothing happens with proposals out or once stopped.
-    void verify(const double* centre, double centre_value, const Matrix& covariance);
+    // follows, unless `axes_measured` (the covariance inverts a Hessian measured in full, whose
+    // eigenvectors are the top's axes: the star's second differences along them are its
+    // covariance). Nothing happens with proposals out or once stopped.
+    void verify(const double* centre, double centre_value, const Matrix& covariance, bool axes_measured);
 
     int dim() const { return dim_; }
     TrustRegionStop stop() const { return stop_; }

@@ -112,7 +112,8 @@ bool Run::restart_from_companion() {
         locate_.climb = std::move(climb);
     } else if (climb.at_top()) {
         const Evaluation& centre = evals_[search_centre()];
-        locate_.search.verify(centre.z.data(), centre.log_joint_z(), climb.covariance());
+        locate_.search.verify(centre.z.data(), centre.log_joint_z(), climb.covariance(),
+                              climb.hessian_measured());
     }
     return true;
 }

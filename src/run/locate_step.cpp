@@ -340,7 +340,8 @@ void Run::tell_climb(const double* z, double value) {
     log(kLogInfo, line);
     if (verify_now) {
         const Evaluation& centre = evals_[search_centre()];
-        locate_.search.verify(centre.z.data(), centre.log_joint_z(), locate_.climb.covariance());
+        locate_.search.verify(centre.z.data(), centre.log_joint_z(), locate_.climb.covariance(),
+                              locate_.climb.hessian_measured());
         if (locate_.searches == 1) start_companion();
     }
 }

@@ -91,8 +91,9 @@ static void test_locates_a_narrow_bowl(void**) {
 }
 
 // Asked to check a top handed to it (a gradient climb's), the search's first proposals are the
-// 4 D points of the star design along the given covariance, then the 4 D of the model's own star
-// design; at a quadratic's top with its exact covariance that locates it.
+// 4 D points of the star design along the given covariance; at a quadratic's top with its exact
+// covariance these locate it when the covariance's axes were measured, else the 4 D points of
+// the model's own star design follow (see test_star_along_measured_axes_is_the_covariance).
 static void test_verifies_a_given_top(void**) {
     for (int n : {2, 5}) {
         Rng rng(static_cast<uint64_t>(30 + n));
@@ -101,7 +102,7 @@ static void test_verifies_a_given_top(void**) {
         e.z.append_row(bowl.top.data(), n);
         e.y.push_back(bowl(bowl.top.data()));
         TrustRegionSearch search(n, TrustRegionSettings{});
-        search.verify(bowl.top.data(), e.y.back(), bowl.covariance);
+        search.verify(bowl.top.data(), e.y.back(), bowl.covariance, false);
         assert_true(search.has_star_point());
         for (int k = 0; k < 4 * n; ++k) {
             const std::vector<double> p = search.propose(e.z, e.y, rng);
@@ -119,6 +120,28 @@ static void test_verifies_a_given_top(void**) {
         // far below, the model leaves cross terms loose, so only its validity is checked.
         Matrix l = cov;
         assert_true(cholesky_in_place(l));
+    }
+}
+
+// A star along the axes of a measured Hessian is the top's covariance: on a quadratic its second
+// differences are exact along each axis, so after its 4 D points the search has located the top
+// and reports the covariance it was given, every axis included.
+static void test_star_along_measured_axes_is_the_covariance(void**) {
+    for (int n : {2, 6}) {
+        Rng rng(static_cast<uint64_t>(40 + n));
+        const Bowl bowl = narrow_bowl(n, rng);
+        Evaluated e = initial_design(n, rng, bowl);
+        e.z.append_row(bowl.top.data(), n);
+        e.y.push_back(bowl(bowl.top.data()));
+        TrustRegionSearch search(n, TrustRegionSettings{});
+        search.verify(bowl.top.data(), e.y.back(), bowl.covariance, true);
+        assert_int_equal(run_search(search, e, rng, bowl), 4 * n);
+        assert_int_equal(static_cast<int>(search.stop()), static_cast<int>(TrustRegionStop::located));
+        const Matrix cov = search.covariance();
+        double largest = 0.0;
+        for (int i = 0; i < n; ++i) largest = std::max(largest, bowl.covariance(i, i));
+        for (int i = 0; i < n; ++i)
+            for (int j = 0; j < n; ++j) assert_close(cov(i, j), bowl.covariance(i, j), 1e-6 * largest);
     }
 }
 
@@ -208,6 +231,7 @@ int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_locates_a_narrow_bowl),
         cmocka_unit_test(test_verifies_a_given_top),
+        cmocka_unit_test(test_star_along_measured_axes_is_the_covariance),
         cmocka_unit_test(test_survives_failed_evaluations),
         cmocka_unit_test(test_locates_a_noisy_bowl),
         cmocka_unit_test(test_several_proposals_out),
