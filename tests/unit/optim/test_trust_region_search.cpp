@@ -90,6 +90,14 @@ static void test_locates_a_narrow_bowl(void**) {
     }
 }
 
+// The initial design and the bowl's top, as a climb that stopped there leaves them.
+static Evaluated design_and_top(int n, Rng& rng, const Bowl& bowl) {
+    Evaluated e = initial_design(n, rng, bowl);
+    e.z.append_row(bowl.top.data(), n);
+    e.y.push_back(bowl(bowl.top.data()));
+    return e;
+}
+
 // Asked to check a top handed to it (a gradient climb's), the search's first proposals are the
 // 4 D points of the star design along the given covariance; at a quadratic's top with its exact
 // covariance these locate it when the covariance's axes were measured, else the 4 D points of
@@ -98,9 +106,7 @@ static void test_verifies_a_given_top(void**) {
     for (int n : {2, 5}) {
         Rng rng(static_cast<uint64_t>(30 + n));
         const Bowl bowl = narrow_bowl(n, rng);
-        Evaluated e = initial_design(n, rng, bowl);
-        e.z.append_row(bowl.top.data(), n);
-        e.y.push_back(bowl(bowl.top.data()));
+        Evaluated e = design_and_top(n, rng, bowl);
         TrustRegionSearch search(n, TrustRegionSettings{});
         search.verify(bowl.top.data(), e.y.back(), bowl.covariance, false);
         assert_true(search.has_star_point());
@@ -130,9 +136,7 @@ static void test_star_along_measured_axes_is_the_covariance(void**) {
     for (int n : {2, 6}) {
         Rng rng(static_cast<uint64_t>(40 + n));
         const Bowl bowl = narrow_bowl(n, rng);
-        Evaluated e = initial_design(n, rng, bowl);
-        e.z.append_row(bowl.top.data(), n);
-        e.y.push_back(bowl(bowl.top.data()));
+        Evaluated e = design_and_top(n, rng, bowl);
         TrustRegionSearch search(n, TrustRegionSettings{});
         search.verify(bowl.top.data(), e.y.back(), bowl.covariance, true);
         assert_int_equal(run_search(search, e, rng, bowl), 4 * n);
