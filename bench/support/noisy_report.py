@@ -6,8 +6,8 @@ check."""
 import datetime
 import statistics
 
-from report_helpers import (fmt, fmt_ratio, group_stats, median, metric, phase_section,
-                            provenance_lines, ratio, with_ci)
+from report_helpers import (error_source_section, fmt, fmt_ratio, group_stats, median, metric,
+                            phase_section, provenance_lines, ratio, with_ci)
 
 NOISE_LEVELS = [1.0, 2.0]
 DIMS = (2, 6, 10)
@@ -198,8 +198,9 @@ def body(records, pyvbmc_records, sort_key, figures=None, level="##"):
               f"Noise SD {ACCEPT_NOISE:g}, lumpy, student and cigar at D = 2 and 6.", ""]
     lines += acceptance(ours, theirs) + failures(records) + figure_lines(figures, level)
     labelled = [(f"{problem}, noise {fmt(noise)}", runs) for (problem, noise), runs in ours.items()]
+    sections = phase_section(labelled, "problem, noise") + error_source_section(labelled, "problem, noise")
     return lines + [line.replace("## ", level + " ", 1) if line.startswith("## ") else line
-                    for line in phase_section(labelled, "problem, noise")]
+                    for line in sections]
 
 
 def header(records, note):

@@ -196,6 +196,40 @@ def phase_section(groups, first_column):
             "|" + "---|" * (len(PHASES) + 4)] + rows + [""]
 
 
+def error_source_section(groups, first_column):
+    """Markdown section: where the LML error comes from, per group of finished runs with a true
+    ELBO (vbmc_bench's `elbo_true`, E_q[log p - log q] under the true target). The LML error
+    |ELBO - log Z| is the sum of two signed parts: ELBO - ELBO_true, the surrogate's error (the
+    GP and the quadrature), and ELBO_true - log Z = -KL(q || p), the variational gap, which no
+    surrogate can remove with the same q. Medians over the runs; no lines when none has a true
+    ELBO."""
+    rows = []
+    for label, runs in groups:
+        valid = [r for r in runs if r.get("status") == "VBMC_DONE"
+                 and all(isinstance(r.get(k), (int, float)) and math.isfinite(r[k])
+                         for k in ("elbo", "elbo_true", "lml"))]
+        if not valid:
+            continue
+        gap = [r["lml"] - r["elbo_true"] for r in valid]
+        surrogate = [r["elbo"] - r["elbo_true"] for r in valid]
+        below = sum(1 for value in surrogate if value < 0.0)
+        rows.append(f"| {label} | {len(valid)} | {fmt(median(abs(r['elbo'] - r['lml']) for r in valid))} "
+                    f"| {fmt(median(gap))} | {fmt(median(surrogate))} "
+                    f"| {fmt(median(abs(v) for v in surrogate))} | {below}/{len(valid)} |")
+    if not rows:
+        return []
+    return ["## Where the LML error comes from", "",
+            "The LML error |ELBO - log Z| split into the variational gap KL(q || p) = log Z - "
+            "ELBO_true (what the returned mixture q misses of the target however well the "
+            "surrogate is known; ELBO_true = E_q[log p - log q] under the true target, "
+            "`elbo_true`) and the surrogate's error ELBO - ELBO_true (signed: below 0 when the GP "
+            "and its quadrature underestimate E_q[log p]); ELBO = ELBO_true + surrogate error = log "
+            "Z - gap + surrogate error. Medians over the finished runs.", "",
+            f"| {first_column} | runs | LML error | variational gap KL(q \\|\\| p) | surrogate error "
+            "(signed) | surrogate error (absolute) | runs with surrogate error < 0 |",
+            "|---|---|---|---|---|---|---|"] + rows + [""]
+
+
 def _markers(name):
     return f"<!-- {name}:begin -->", f"<!-- {name}:end -->"
 
