@@ -187,8 +187,7 @@ private:
             gp_latent_variance(gp_.samples[si], sf2_[si], subset_, var);
             for (size_t c = 0; c < m; ++c) {
                 means[si * m + c] = means_[si * count + batch[c]];
-                reduction[c] += VarianceReduction::reduction(covs_[si * count + batch[c]], var[c],
-                                                             noise_.at(si, batch[c]));
+                reduction[c] += ivr_->reduction(si, covs_[si * count + batch[c]], var[c], noise_.at(si, batch[c]));
                 latent_var[c] += var[c];
             }
         }

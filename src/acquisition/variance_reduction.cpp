@@ -43,12 +43,24 @@ VarianceReduction::VarianceReduction(const Gp& gp, const VariationalPosterior& v
     }
 }
 
-double VarianceReduction::reduction_bound(size_t si, double cov) const {
+double VarianceReduction::integral_variance_upper(size_t si) const {
     const Sample& s = samples_[si];
+    return std::max(s.integral_var, 0.0) + s.integral_var_slack;
+}
+
+// The bound and the reduction share the floor cov2 / integral_variance_upper, so a reduction is
+// never above its bound in floating point either: the denominators add the same floor (or more)
+// to a noise of at least sn^2.
+double VarianceReduction::reduction(size_t si, double cov, double latent_var, double noise_var) const {
     const double cov2 = cov * cov;
     if (cov2 == 0.0) return 0.0;
-    const double var_upper = std::max(s.integral_var, 0.0) + s.integral_var_slack;
-    return cov2 / (cov2 / var_upper + s.sn2);
+    return cov2 / (std::max(latent_var, cov2 / integral_variance_upper(si)) + noise_var);
+}
+
+double VarianceReduction::reduction_bound(size_t si, double cov) const {
+    const double cov2 = cov * cov;
+    if (cov2 == 0.0) return 0.0;
+    return cov2 / (cov2 / integral_variance_upper(si) + samples_[si].sn2);
 }
 
 void VarianceReduction::prior_covariance(size_t si, const Matrix& xs, double* out) const {
@@ -100,7 +112,7 @@ void ivr_evaluate(const Gp& gp, const VarianceReduction& terms, const Matrix& xs
         double* var = vars.data() + si * m;
         gp_latent_variance(sample, std::exp(2.0 * sample.theta[hyp::log_sf(dim)]), kstar, var);  // solves kstar in place
         for (int j = 0; j < m; ++j) {
-            reduction[j] += VarianceReduction::reduction(cov[j], var[j], noise.at(si, j));
+            reduction[j] += terms.reduction(si, cov[j], var[j], noise.at(si, j));
             latent_var[j] += var[j];
         }
     }

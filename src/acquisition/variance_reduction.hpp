@@ -39,12 +39,14 @@ public:
     void covariance(size_t si, const Matrix& xs, const Matrix& kstar, double* out) const;
     // One sample's reduction c^2 / (V + sigma^2) from its covariance c, latent variance V and the
     // expected noise variance sigma^2 of an evaluation there (expected_noise.hpp: the sample's
-    // sn^2 plus the told noise of the nearest training point, MATLAB VBMC acqeig_vbmc).
-    static double reduction(double cov, double latent_var, double noise_var) {
-        return cov * cov / (latent_var + noise_var);
-    }
-    // An upper bound of reduction(cov, V, sigma^2) over every V the covariance cov allows and
-    // every sigma^2 >= the sample's sn^2.
+    // sn^2 plus the told noise of the nearest training point, MATLAB VBMC acqeig_vbmc). V enters
+    // as at least c^2 / Var[E_q f], the least variance Cauchy-Schwarz allows: on an ill-conditioned
+    // GP rounding can break that inequality, and the reduction then exceeded the variance it
+    // reduces (cigar_D2: 10^5 times reduction_bound) and made the candidate search's pruning drop
+    // the best candidate, so that the chosen point depended on the thread count.
+    double reduction(size_t si, double cov, double latent_var, double noise_var) const;
+    // An upper bound of reduction(si, cov, V, sigma^2) over every V and every sigma^2 >= the
+    // sample's sn^2, also in floating point.
     double reduction_bound(size_t si, double cov) const;
     // Var[E_q f] of sample si, the variance one evaluation could remove at most.
     double integral_variance(size_t si) const { return samples_[si].integral_var; }
@@ -58,6 +60,8 @@ private:
         double integral_var = 0.0;     // Var[E_q f]
         double integral_var_slack = 0.0;  // rounding allowance of integral_var (relative to its prior part)
     };
+    // Var[E_q f] of sample si with its rounding allowance, never below the allowance.
+    double integral_variance_upper(size_t si) const;
     const VariationalPosterior& vp_;
     std::vector<Sample> samples_;
 };

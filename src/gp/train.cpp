@@ -9,6 +9,7 @@
 #include "gp/optimize.hpp"
 #include "gp/slice_sample.hpp"
 #include "util/error.hpp"
+#include "util/parallel.hpp"
 
 namespace libvbmc {
 
@@ -276,35 +277,50 @@ Gp gp_train(const GpData& data, const GpTrainSettings& settings, GpTrainMemory& 
     for (auto& s : starts)
         for (size_t a = 0; a < ucount; ++a) s[a] = std::min(std::max(s[a], setup.lower[a]), setup.upper[a]);
 
-    // Negative log posterior (gpyreg __gp_obj_fun); +inf outside the bounds.
-    GpLmlWorkspace work;
-    std::vector<double> prior_grad;
+    // Negative log posterior (gpyreg __gp_obj_fun); +inf outside the bounds. `scratch` holds the
+    // LML's buffers and the prior's gradient: one per thread that evaluates it.
+    struct Scratch {
+        GpLmlWorkspace lml;
+        std::vector<double> prior_grad;
+    };
     auto in_bounds = [&](const std::vector<double>& t) {
         for (size_t a = 0; a < ucount; ++a)
             if (!(t[a] >= setup.lower[a] && t[a] <= setup.upper[a])) return false;
         return true;
     };
-    auto neg_log_post = [&](const std::vector<double>& t, std::vector<double>* grad) -> double {
+    auto neg_log_post_in = [&](Scratch& scratch, const std::vector<double>& t, std::vector<double>* grad) -> double {
         if (!in_bounds(t)) {
             if (grad != nullptr) grad->assign(ucount, 0.0);
             return INFINITY;
         }
-        const double lml = gp_log_marginal_likelihood(data, t, grad, work);
+        const double lml = gp_log_marginal_likelihood(data, t, grad, scratch.lml);
         if (!std::isfinite(lml)) return INFINITY;
-        const double lp = gp_log_hyperprior(setup, t, grad != nullptr ? &prior_grad : nullptr);
+        const double lp = gp_log_hyperprior(setup, t, grad != nullptr ? &scratch.prior_grad : nullptr);
         if (grad != nullptr)
-            for (size_t a = 0; a < ucount; ++a) (*grad)[a] = -((*grad)[a] + prior_grad[a]);
+            for (size_t a = 0; a < ucount; ++a) (*grad)[a] = -((*grad)[a] + scratch.prior_grad[a]);
         return -(lml + lp);
     };
+    Scratch main_scratch;
+    auto neg_log_post = [&](const std::vector<double>& t, std::vector<double>* grad) {
+        return neg_log_post_in(main_scratch, t, grad);
+    };
 
-    // Score the design (or the starts alone) and keep the most promising points.
+    // Score the design (or the starts alone) and keep the most promising points. The points are
+    // independent, so the run's worker threads share them (util/parallel.hpp); each score depends
+    // only on its point, so the scores are the same for any thread count.
     Rows design = starts;
     std::vector<double> widths_default;
     if (init_n > 0) {
         while (static_cast<int>(design.size()) < init_n) design.push_back(design_point(setup, rng));
     }
     std::vector<double> score(design.size());
-    for (size_t j = 0; j < design.size(); ++j) score[j] = neg_log_post(design[j], nullptr);
+    const int design_count = static_cast<int>(design.size());
+    const int workers = std::max(1, std::min(current_threads(), design_count));
+    std::vector<Scratch> worker_scratch(static_cast<size_t>(workers));
+    parallel_for(design_count, workers, [&](int j, int worker) {
+        const size_t at = static_cast<size_t>(j);
+        score[at] = neg_log_post_in(worker_scratch[static_cast<size_t>(worker)], design[at], nullptr);
+    });
     std::vector<size_t> order(design.size());
     std::iota(order.begin(), order.end(), size_t{0});
     std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) { return score[a] < score[b]; });

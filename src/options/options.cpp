@@ -68,7 +68,7 @@ const std::vector<OptionSpec> kTable = {
     {"bounded_transform", OptionType::text, "probit", "Transform of bounded coordinates: probit or logit", 0, 0, "probit|logit"},
     {"search_max_fun_evals", OptionType::integer, "500*(D+2)", "Budget of acquisition evaluations of CMA-ES per point", 1, kIntMax, nullptr},
     {"ns_search", OptionType::integer, "2048", "Number of candidate points scored before the acquisition search; 1024 in noisy mode", 1, kIntMax, nullptr},
-    {"num_threads", OptionType::integer, "1", "Threads of the library's own parallel work (active sampling's candidate search, the Monte Carlo entropy of large mixtures); 0 = one per hardware thread; the result does not depend on it", 0, kIntMax, nullptr},
+    {"num_threads", OptionType::integer, "1", "Threads of the library's own parallel work (active sampling's candidate search, the Monte Carlo entropy of large mixtures, the random design of GP hyperparameters); 0 = one per hardware thread; the result does not depend on it", 0, kIntMax, nullptr},
     {"warp_rotoscaling", OptionType::boolean, "true", "Periodically rotate and rescale the inference space to whiten the posterior", 0, 1, nullptr},
     {"warp_every_iters", OptionType::integer, "5", "Iterations between rotoscaling attempts (times the number of past attempts)", 1, kIntMax, nullptr},
     {"warp_min_k", OptionType::integer, "5", "Minimum number of mixture components before rotoscaling", 1, kIntMax, nullptr},

@@ -199,13 +199,36 @@ static void test_integral_variance_bounds_the_reduction(void**) {
     gp_latent_variance(gp.samples[0], std::exp(2.0 * gp.samples[0].theta[hyp::log_sf(2)]), kstar, var.data());
     double tightest = 0.0;
     for (int j = 0; j < xs.rows; ++j) {
-        const double exact = VarianceReduction::reduction(cov[j], var[j], std::exp(2.0 * gp.samples[0].theta[hyp::log_sn(gp.dim)]));
+        const double exact = terms.reduction(0, cov[j], var[j], std::exp(2.0 * gp.samples[0].theta[hyp::log_sn(gp.dim)]));
         const double bound = terms.reduction_bound(0, cov[j]);
         assert_true(exact <= bound * (1.0 + 1e-9));
         assert_true(bound <= integral_var * (1.0 + 1e-9));
         tightest = std::max(tightest, exact / bound);
     }
     assert_true(tightest > 0.5);  // the bound is tight where the reduction is large
+}
+
+// A latent variance below c^2 / Var[E_q f], which only rounding can give, enters as that floor: the
+// reduction stays at or below its bound (which the candidate search's pruning relies on) and below
+// Var[E_q f]; a variance above the floor is used as it is, bitwise.
+static void test_reduction_floors_an_inconsistent_variance(void**) {
+    const Gp gp = make_gp({std::log(0.9)});
+    const VariationalPosterior vp = make_vp();
+    const VarianceReduction terms(gp, vp);
+    const double integral_var = terms.integral_variance(0);
+    const double sn2 = std::exp(2.0 * gp.samples[0].theta[hyp::log_sn(gp.dim)]);
+    for (double cov : {1e-3, 0.05, -0.3}) {
+        const double floor = cov * cov / integral_var;
+        for (double noise : {sn2, sn2 + 0.01}) {
+            const double inconsistent = terms.reduction(0, cov, 1e-3 * floor, noise);
+            assert_true(inconsistent <= terms.reduction_bound(0, cov));
+            assert_true(inconsistent <= integral_var * (1.0 + 1e-9));
+            assert_close(inconsistent, cov * cov / (floor + noise), 1e-6 * inconsistent);
+            const double consistent = 3.0 * floor;
+            assert_true(terms.reduction(0, cov, consistent, noise) == cov * cov / (consistent + noise));
+        }
+    }
+    assert_true(terms.reduction(0, 0.0, 0.5, sn2) == 0.0);
 }
 
 // acquire() with ivr: the refined point is at least as good as a fine grid's best and lies in the
@@ -316,6 +339,7 @@ int main(void) {
         cmocka_unit_test(test_prior_covariance_is_the_kernel_mean),
         cmocka_unit_test(test_training_point_and_regulariser),
         cmocka_unit_test(test_integral_variance_bounds_the_reduction),
+        cmocka_unit_test(test_reduction_floors_an_inconsistent_variance),
         cmocka_unit_test(test_acquire_finds_grid_optimum),
         cmocka_unit_test(test_points_without_posterior_mass_are_excluded),
     };
