@@ -8,6 +8,7 @@
 #include "acquisition/acq_fcn.hpp"
 #include "acquisition/acq_registry.hpp"
 #include "acquisition/search_points.hpp"
+#include "acquisition/variance_reduction.hpp"
 #include "test_util.h"
 #include "util/parallel.hpp"
 
@@ -108,6 +109,38 @@ static void test_matches_exhaustive_scoring(void**) {
     }
 }
 
+// A GP sample whose factor no longer matches its kernel, as rounding leaves a badly conditioned
+// one (here the factor shrunk to 0.7 of itself): its computed Var[E_q f] is negative and its
+// latent variances break Cauchy-Schwarz. ivr's pruned search still returns the exhaustive argmin,
+// with one thread and with two.
+static void test_ivr_pruning_exact_on_an_inconsistent_sample(void**) {
+    Rng rng(21);
+    Gp gp = make_gp(rng);
+    for (double& v : gp.samples[1].chol.data) v *= 0.7;
+    const VariationalPosterior vp = make_vp(gp.dim, rng);
+    const double y_max = largest_value(gp);
+    AcqSettings s;
+    s.kind = AcqKind::ivr;
+    s.ns_search = 2500;
+    std::vector<int> index;
+    const Matrix candidates = search_points(gp.data.x, vp, Matrix(), s, rng, index);
+    Rng scorer_rng(3);
+    const std::unique_ptr<AcqScorer> scorer = make_acq_scorer(gp, vp, y_max, s, scorer_rng);
+    assert_true(scorer->variance_reduction()->integral_variance(1) < 0.0);
+    std::vector<double> all;
+    score_all(gp, vp, candidates, y_max, s, *scorer, all);
+    int argmin = 0;
+    for (int j = 1; j < candidates.rows; ++j)
+        if (all[j] < all[argmin]) argmin = j;
+    assert_true(std::isfinite(all[argmin]));
+    for (int threads : {1, 2}) {
+        const ThreadScope scope(threads);
+        const BestCandidate best = best_candidate(gp, vp, candidates, y_max, s, *scorer);
+        assert_int_equal(best.index, argmin);
+        assert_true(best.value == all[argmin]);
+    }
+}
+
 // The best `count` candidates, best first, are the `count` lowest values of scoring every
 // candidate (the first index on ties), whatever the acquisition; the first is best_candidate's.
 static void test_best_few_match_exhaustive_scoring(void**) {
@@ -197,6 +230,7 @@ int main(void) {
         cmocka_unit_test(test_matches_exhaustive_scoring),
         cmocka_unit_test(test_best_few_match_exhaustive_scoring),
         cmocka_unit_test(test_threads_give_the_same_result),
+        cmocka_unit_test(test_ivr_pruning_exact_on_an_inconsistent_sample),
         cmocka_unit_test(test_hard_limits_respected),
     };
     return cmocka_run_group_tests(tests, nullptr, nullptr);
