@@ -8,8 +8,8 @@ import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(os.path.dirname(HERE), "support"))
-from report_helpers import (fmt, group_stats, phase_section, provenance_lines,  # noqa: E402
-                            with_ci)
+from report_helpers import (error_source_section, fmt, group_stats, phase_section,  # noqa: E402
+                            provenance_lines, with_ci)
 
 PREFIX = "real:"
 
@@ -116,5 +116,6 @@ def write_report(records, path, note):
     labelled = [(f"{problem[len(PREFIX):]}, {box}, {fmt(noise)}", runs)
                 for (problem, box, noise), runs in cases(records)]
     lines += phase_section(labelled, "problem, box, noise")
+    lines += error_source_section(labelled, "problem, box, noise")
     with open(path, "w") as f:
         f.write("\n".join(lines))
