@@ -137,7 +137,7 @@ private:
             const GpSample& sample = gp_.samples[si];
             gp_cross_kernel(gp_.data.x, block, sample.theta.data(), dim, kstar_[si]);
             double* mean_s = means_.data() + si * count;
-            gp_mean_rows(block.row(0), count, sample.theta.data(), dim, mean_s);
+            gp_mean_rows(block.row(0), count, sample.theta.data(), dim, gp_.data.mean_dof, mean_s);
             gemv(true, 1.0, kstar_[si], sample.alpha.data(), 1.0, mean_s);
             best_ratio_by_column(kstar_[si], inv_diag_[si].data(), best_ratio.data());
             for (int j = 0; j < count; ++j)

@@ -84,7 +84,7 @@ InterquantileRange::InterquantileRange(const Gp& gp, const VariationalPosterior&
         sample.log_weight.assign(static_cast<size_t>(na), 0.0);
         if (s.kind == AcqKind::imiqr) {
             std::vector<double> mean(static_cast<size_t>(na));
-            gp_mean_rows(points_.row(0), na, gs.theta.data(), dim, mean.data());
+            gp_mean_rows(points_.row(0), na, gs.theta.data(), dim, gp.data.mean_dof, mean.data());
             gemv(true, 1.0, sample.solved, gs.alpha.data(), 1.0, mean.data());
             for (int a = 0; a < na; ++a) sample.log_weight[a] = mean[a] - y_max - log_q[a];
         }
@@ -153,7 +153,7 @@ void InterquantileRange::evaluate_block(const Matrix& xs, double* acq) const {
         const GpSample& gs = gp_.samples[si];
         gp_cross_kernel(gp_.data.x, xs, gs.theta.data(), dim, kstar);
         double* mean = means.data() + si * m;
-        gp_mean_rows(xs.row(0), m, gs.theta.data(), dim, mean);
+        gp_mean_rows(xs.row(0), m, gs.theta.data(), dim, gp_.data.mean_dof, mean);
         gemv(true, 1.0, kstar, gs.alpha.data(), 1.0, mean);
         double* var = vars.data() + si * m;
         gp_latent_variance(gs, std::exp(2.0 * gs.theta[hyp::log_sf(dim)]), kstar, var);  // kstar := L^{-1} kstar

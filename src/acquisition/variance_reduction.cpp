@@ -107,7 +107,7 @@ void ivr_evaluate(const Gp& gp, const VarianceReduction& terms, const Matrix& xs
         gp_cross_kernel(gp.data.x, xs, sample.theta.data(), dim, kstar);
         terms.covariance(si, xs, kstar, cov.data());
         double* mean = means.data() + si * m;
-        gp_mean_rows(xs.row(0), m, sample.theta.data(), dim, mean);
+        gp_mean_rows(xs.row(0), m, sample.theta.data(), dim, gp.data.mean_dof, mean);
         gemv(true, 1.0, kstar, sample.alpha.data(), 1.0, mean);
         double* var = vars.data() + si * m;
         gp_latent_variance(sample, std::exp(2.0 * sample.theta[hyp::log_sf(dim)]), kstar, var);  // solves kstar in place

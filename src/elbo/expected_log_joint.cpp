@@ -3,6 +3,7 @@
 // For component k, with tau_kd^2 = sigma_k^2 lambda_kd^2 + ell_d^2 (lambda_kd = lambda_d when shared) and delta_knd = (mu_kd - x_nd) / tau_kd,
 //   z_kn = sf^2 prod_d (ell_d / tau_kd) exp(-1/2 sum_d delta_knd^2)   (= E_{q_k}[k(x, x_n)])
 //   I_k  = z_k . alpha + m0 - 1/2 sum_d ((mu_kd - xm_d)^2 + sigma_k^2 lambda_kd^2) / omega_d^2
+//          (the last term, E_{q_k}[m] - m0, by quadrature for the heavy-tailed mean: gp/mean_function.hpp)
 //   E_q[f] = sum_k w_k I_k,
 // and its posterior variance sum_jk w_j w_k J_jk with
 //   J_jk = sf^2 prod_d (ell_d / tau_jkd) exp(-1/2 sum_d (mu_jd - mu_kd)^2 / tau_jkd^2) - z_j^T (K+N)^{-1} z_k,
@@ -61,6 +62,7 @@ void expected_log_joint(const VariationalPosterior& vp, const Gp& gp, bool want_
     std::vector<double> grad_sum;
     if (want_grad) grad_sum.assign(theta_size, 0.0);
     std::vector<double> tau2(dim), inv_tau(dim), inv_tau2(dim), a1(dim), a2(dim), i_k(k_count);
+    std::vector<GaussianMeanTerm> mean_term(static_cast<size_t>(dim));
     const Matrix s2 = vp_component_variances(vp);
     Matrix z;  // n x k: z(n, k) = E_{q_k}[k(x, x_n)]
     if (want_variance) z = Matrix(n, k_count);
@@ -100,22 +102,22 @@ void expected_log_joint(const VariationalPosterior& vp, const Gp& gp, bool want_
                     }
                 }
             }
-            double nu = 0.0;
+            double mean_part = 0.0;
             for (int d = 0; d < dim; ++d) {
-                const double dm = mu[d] - h.xm[d];
-                const double scale = sigma * vp.lambda_of(k, d);
-                nu += (dm * dm + scale * scale) * h.inv_omega2[d];
+                mean_term[d] = expected_mean_term(mu[d], sigma * vp.lambda_of(k, d), h.xm[d], h.inv_omega2[d], gp.data.mean_dof);
+                mean_part += mean_term[d].value;
             }
-            i_k[k] = a0 + h.m0 - 0.5 * nu;
+            i_k[k] = a0 + h.m0 + mean_part;
             g += vp.w[k] * i_k[k];
             if (want_grad) {
                 const double wk = vp.w[k];
                 double dlog_sigma = 0.0;
                 for (int d = 0; d < dim; ++d) {
                     const double l2 = vp.lambda_of(k, d) * vp.lambda_of(k, d);
-                    grad_sum[k * dim + d] += wk * (-a1[d] * inv_tau[d] - (mu[d] - h.xm[d]) * h.inv_omega2[d]);
-                    // d/d log sigma_k and d/d log lambda_kd share the factor sigma^2 lambda^2 / tau^2.
-                    const double shared = sigma * sigma * l2 * (inv_tau2[d] * (a2[d] - a0) - h.inv_omega2[d]);
+                    grad_sum[k * dim + d] += wk * (-a1[d] * inv_tau[d] + mean_term[d].d_mu);
+                    // d/d log sigma_k and d/d log lambda_kd share the factor sigma^2 lambda^2, the
+                    // component's variance s^2 (d/d log s = 2 s^2 d/d s^2).
+                    const double shared = sigma * sigma * l2 * (inv_tau2[d] * (a2[d] - a0) + 2.0 * mean_term[d].d_s2);
                     dlog_sigma += shared;
                     grad_sum[lambda_off + vp.lambda_index(k, d)] += wk * shared;
                 }

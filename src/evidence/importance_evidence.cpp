@@ -80,6 +80,7 @@ void append_function_shifts(const GpData& data, const GpSample& sample, const Dr
 GpData without_group(const GpData& data, const std::vector<int>& group, int g) {
     GpData kept;
     kept.x.cols = data.x.cols;
+    kept.mean_dof = data.mean_dof;
     for (int i = 0; i < data.size(); ++i) {
         if (group[static_cast<size_t>(i)] == g) continue;
         kept.x.append_row(data.x.row(i), data.x.cols);

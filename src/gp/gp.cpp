@@ -20,31 +20,6 @@ double gp_kernel(const double* x1, const double* x2, const double* theta, int di
     return std::exp(2.0 * theta[hyp::log_sf(dim)] - 0.5 * r2);
 }
 
-// Negative quadratic mean, paper eq. 7.
-double gp_mean(const double* x, const double* theta, int dim) {
-    double q = 0.0;
-    for (int d = 0; d < dim; ++d) {
-        const double z = (x[d] - theta[hyp::xm(dim, d)]) * std::exp(-theta[hyp::log_omega(dim, d)]);
-        q += z * z;
-    }
-    return theta[hyp::m0(dim)] - 0.5 * q;
-}
-
-// Eq. 7's mean at many points: the 1/omega_d are formed once instead of once per point.
-void gp_mean_rows(const double* x, int m, const double* theta, int dim, double* out) {
-    std::vector<double> scale(static_cast<size_t>(dim));
-    for (int d = 0; d < dim; ++d) scale[static_cast<size_t>(d)] = std::exp(-theta[hyp::log_omega(dim, d)]);
-    for (int j = 0; j < m; ++j) {
-        const double* xj = x + static_cast<size_t>(j) * dim;
-        double q = 0.0;
-        for (int d = 0; d < dim; ++d) {
-            const double z = (xj[d] - theta[hyp::xm(dim, d)]) * scale[static_cast<size_t>(d)];
-            q += z * z;
-        }
-        out[j] = theta[hyp::m0(dim)] - 0.5 * q;
-    }
-}
-
 GpSample gp_posterior(const GpData& data, const std::vector<double>& theta) {
     const int n = data.size();
     const int dim = data.x.cols;
@@ -63,7 +38,7 @@ GpSample gp_posterior(const GpData& data, const std::vector<double>& theta) {
     sample.theta = theta;
     cholesky_jitter(cov, sample.chol);
     sample.alpha.resize(static_cast<size_t>(n));
-    gp_mean_rows(data.x.data.data(), n, theta.data(), dim, sample.alpha.data());
+    gp_mean_rows(data.x.data.data(), n, theta.data(), dim, data.mean_dof, sample.alpha.data());
     for (int i = 0; i < n; ++i) sample.alpha[static_cast<size_t>(i)] = data.y[static_cast<size_t>(i)] - sample.alpha[static_cast<size_t>(i)];
     cholesky_solve(sample.chol, sample.alpha.data());
     return sample;
@@ -206,7 +181,7 @@ void gp_predict_sample(const GpData& data, const GpSample& sample, const Matrix&
     const int m = xs.rows;
     const double* theta = sample.theta.data();
     Matrix kstar = gp_cross_kernel(data.x, xs, theta, dim);  // column j holds k(X, xs_j)
-    gp_mean_rows(xs.data.data(), m, theta, dim, f_mean);
+    gp_mean_rows(xs.data.data(), m, theta, dim, data.mean_dof, f_mean);
     gemv(true, 1.0, kstar, sample.alpha.data(), 1.0, f_mean);
     if (f_var == nullptr) return;
     gp_latent_variance(sample, std::exp(2.0 * theta[hyp::log_sf(dim)]), kstar, f_var);
@@ -290,7 +265,7 @@ void gp_add_point(Gp& gp, const double* x, double y, double s2) {
         }
         sample.alpha.resize(static_cast<size_t>(n + 1));
         for (int i = 0; i <= n; ++i)
-            sample.alpha[static_cast<size_t>(i)] = gp.data.y[static_cast<size_t>(i)] - gp_mean(gp.data.x.row(i), theta, dim);
+            sample.alpha[static_cast<size_t>(i)] = gp.data.y[static_cast<size_t>(i)] - gp_mean(gp.data.x.row(i), theta, dim, gp.data.mean_dof);
         cholesky_solve(sample.chol, sample.alpha.data());
     }
 }

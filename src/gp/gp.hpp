@@ -1,5 +1,6 @@
 // Gaussian-process surrogate of the log joint (paper section 3.2, eq. 7):
-// squared-exponential ARD kernel, Gaussian observation noise, negative-quadratic mean.
+// squared-exponential ARD kernel, Gaussian observation noise, negative-quadratic mean or its
+// heavy-tailed variant (gp/mean_function.hpp).
 //
 // Hyperparameter vector theta (length 3D+3), the layout of gpyreg's GP:
 //   theta[0 .. D)        log ell_d     input length scales of the kernel
@@ -8,11 +9,13 @@
 //   theta[D+2]           m0            maximum of the mean function
 //   theta[D+3 .. 2D+3)   xm_d          location of the maximum
 //   theta[2D+3 .. 3D+3)  log omega_d   length scales of the mean, m(x) = m0 - 1/2 sum_d ((x_d-xm_d)/omega_d)^2
+//                                      (or m0 + sum_d rho(z_d) with heavy tails: GpData::mean_dof)
 #pragma once
 #include <cmath>
 #include <cstddef>
 #include <vector>
 
+#include "gp/mean_function.hpp"
 #include "linalg/matrix.hpp"
 #include "util/vector_dispatch.hpp"
 
@@ -28,11 +31,13 @@ inline int xm(int dim, int d) { return dim + 3 + d; }
 inline int log_omega(int dim, int d) { return 2 * dim + 3 + d; }
 }  // namespace hyp
 
-// Training set of the surrogate, in the transformed (unbounded, standardised) space.
+// Training set of the surrogate, in the transformed (unbounded, standardised) space, and the
+// shape of the prior mean it is fitted with.
 struct GpData {
     Matrix x;                // n x D
     std::vector<double> y;   // n log-joint values
     std::vector<double> s2;  // n user-supplied noise variances (0 for exact evaluations)
+    double mean_dof = 0.0;   // the mean's tails (gp/mean_function.hpp): 0 quadratic, nu > 0 heavy
     int size() const { return x.rows; }
 };
 
@@ -61,11 +66,8 @@ inline double gp_noise_variance(const GpData& data, double sn2, int i) {
     return sn2 + (data.s2.empty() ? 0.0 : data.s2[static_cast<size_t>(i)]);
 }
 
-// Kernel k(x1, x2) and mean m(x) for hyperparameters theta.
+// Kernel k(x1, x2) for hyperparameters theta (the mean m(x) is gp/mean_function.hpp's gp_mean).
 double gp_kernel(const double* x1, const double* x2, const double* theta, int dim);
-double gp_mean(const double* x, const double* theta, int dim);
-// gp_mean at m points stored row by row (x is m x dim), bitwise equal to m calls of gp_mean.
-void gp_mean_rows(const double* x, int m, const double* theta, int dim, double* out);
 
 // Cross-covariance matrix k(x_i, xs_j), x.rows x xs.rows; the second form writes it into k,
 // reusing k's storage.

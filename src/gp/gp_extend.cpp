@@ -24,7 +24,7 @@ SampleBlock start_block(const Gp& gp, const GpSample& sample, const Matrix& poin
     b.kpp = gp_cross_kernel(points, points, sample.theta.data(), gp.dim);
     b.r = Matrix(m, m);
     b.u.resize(static_cast<size_t>(n));
-    gp_mean_rows(gp.data.x.data.data(), n, sample.theta.data(), gp.dim, b.u.data());
+    gp_mean_rows(gp.data.x.data.data(), n, sample.theta.data(), gp.dim, gp.data.mean_dof, b.u.data());
     for (int i = 0; i < n; ++i) b.u[static_cast<size_t>(i)] = gp.data.y[static_cast<size_t>(i)] - b.u[static_cast<size_t>(i)];
     triangular_solve(sample.chol, false, b.u.data());
     b.wtu.assign(static_cast<size_t>(m), 0.0);
@@ -34,8 +34,8 @@ SampleBlock start_block(const Gp& gp, const GpSample& sample, const Matrix& poin
 }
 
 // Row j of R left of its diagonal, and the sample's posterior mean at p_j given the points before.
-double fill_row(SampleBlock& b, const GpSample& sample, const Matrix& points, int dim, int n, int j) {
-    double mean = gp_mean(points.row(j), sample.theta.data(), dim) + b.wtu[static_cast<size_t>(j)];
+double fill_row(SampleBlock& b, const GpSample& sample, const Matrix& points, int dim, double mean_dof, int n, int j) {
+    double mean = gp_mean(points.row(j), sample.theta.data(), dim, mean_dof) + b.wtu[static_cast<size_t>(j)];
     for (int k = 0; k < j; ++k) {
         double v = b.kpp(j, k) - b.wtw(j, k);
         for (int l = 0; l < k; ++l) v -= b.r(j, l) * b.r(k, l);
@@ -86,7 +86,7 @@ bool gp_add_points(const Gp& gp, const Matrix& points, const NewPointValue& valu
     for (const GpSample& sample : gp.samples) so_far.samples.push_back({sample.theta, Matrix(), {}});
     std::vector<double> means(gp.samples.size());
     for (int j = 0; j < m; ++j) {
-        for (size_t s = 0; s < blocks.size(); ++s) means[s] = fill_row(blocks[s], gp.samples[s], points, gp.dim, n, j);
+        for (size_t s = 0; s < blocks.size(); ++s) means[s] = fill_row(blocks[s], gp.samples[s], points, gp.dim, gp.data.mean_dof, n, j);
         double y = 0.0, s2 = 0.0;
         value_at(so_far, j, means, y, s2);
         so_far.data.x.append_row(points.row(j), gp.dim);

@@ -65,7 +65,7 @@ double gp_log_marginal_likelihood(const GpData& data, const std::vector<double>&
 
     std::vector<double>& alpha = work.alpha;
     alpha.resize(static_cast<size_t>(n));
-    gp_mean_rows(data.x.data.data(), n, theta.data(), dim, alpha.data());
+    gp_mean_rows(data.x.data.data(), n, theta.data(), dim, data.mean_dof, alpha.data());
     for (int i = 0; i < n; ++i) alpha[static_cast<size_t>(i)] = data.y[static_cast<size_t>(i)] - alpha[static_cast<size_t>(i)];
     // r^T C^{-1} r = |L^{-1} r|^2; the gradient also needs alpha = L^{-T} (L^{-1} r).
     triangular_solve(work.chol, false, alpha.data());
@@ -85,8 +85,9 @@ double gp_log_marginal_likelihood(const GpData& data, const std::vector<double>&
         for (int d = 0; d < dim; ++d) {
             const double inv_omega2 = std::exp(-2.0 * theta[hyp::log_omega(dim, d)]);
             const double dx = xi[d] - theta[hyp::xm(dim, d)];
-            g[static_cast<size_t>(hyp::xm(dim, d))] += a * dx * inv_omega2;
-            g[static_cast<size_t>(hyp::log_omega(dim, d))] += a * dx * dx * inv_omega2;
+            const double factor = mean_rho_slope_factor(dx * std::sqrt(inv_omega2), data.mean_dof);
+            g[static_cast<size_t>(hyp::xm(dim, d))] += a * dx * inv_omega2 * factor;
+            g[static_cast<size_t>(hyp::log_omega(dim, d))] += a * dx * dx * inv_omega2 * factor;
         }
     }
 

@@ -10,6 +10,7 @@ void SurrogateRecord::write(Writer& out) const {
     out.matrix(data.x);
     out.doubles(data.y);
     out.doubles(data.s2);
+    out.f64(data.mean_dof);
     out.u64(thetas.size());
     for (const std::vector<double>& theta : thetas) out.doubles(theta);
 }
@@ -26,6 +27,9 @@ SurrogateRecord SurrogateRecord::read(Reader& in, int dim) {
     r.data.x = in.matrix();
     r.data.y = in.doubles();
     r.data.s2 = in.doubles();
+    r.data.mean_dof = in.f64();
+    if (!(r.data.mean_dof >= 0.0) || !std::isfinite(r.data.mean_dof))
+        throw_error(Code::format, "the surrogate's mean shape (mean_dof) is negative or not finite");
     const int n = r.data.x.rows;
     if (n < 1 || r.data.x.cols != dim || static_cast<int>(r.data.y.size()) != n || static_cast<int>(r.data.s2.size()) != n)
         throw_error(Code::format, "the surrogate's training set is empty or its sizes disagree with the posterior's dimension");

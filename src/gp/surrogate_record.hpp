@@ -1,6 +1,6 @@
 // What rebuilds a surrogate: its training set and hyperparameter samples. The factorisations are
-// recomputed by gp_from_samples, so a record is small (N x D inputs, N values and variances, one
-// 3D+3 vector per sample) and a surrogate rebuilt from a saved record is bitwise the one rebuilt
+// recomputed by gp_from_samples, so a record is small (N x D inputs, N values and variances, the
+// mean's shape, one 3D+3 vector per sample) and a surrogate rebuilt from a saved record is bitwise the one rebuilt
 // from the record in memory. Posterior snapshots keep one for refined sampling.
 #pragma once
 #include <vector>

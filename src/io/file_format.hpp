@@ -16,7 +16,7 @@ namespace libvbmc {
 
 enum class FileKind { checkpoint, posterior };
 
-constexpr uint32_t kFileFormatVersion = 12;
+constexpr uint32_t kFileFormatVersion = 13;
 
 // Write payload to path atomically. Throws Error(io) naming the file and the system error.
 void write_container(const std::string& path, FileKind kind, const std::vector<uint8_t>& payload);

@@ -68,6 +68,7 @@ struct Settings {
     unsigned long long seed;
     int max_pending;
     int ns_gp_max, ns_gp_max_warmup, stable_gp_sampling;
+    double gp_mean_dof;  // 0: negative-quadratic GP mean; nu > 0: its heavy-tailed variant
     double tol_gp_var_mcmc;
     int elbo_starts;
     double tol_sd, tol_skl, tol_improvement, tol_stable_excpt_frac;

@@ -121,6 +121,7 @@ GpData EvaluationLog::training_data(const std::vector<int>& index, int dim, cons
         sd.push_back(e.log_joint_sd);
     }
     shape_training_values(data, sd, shaping);
+    data.mean_dof = shaping.mean_dof;
     return data;
 }
 
@@ -138,6 +139,7 @@ GpData EvaluationLog::training_data(const std::vector<int>& index, const Paramet
         sd.push_back(e.log_joint_sd);
     }
     shape_training_values(data, sd, shaping);
+    data.mean_dof = shaping.mean_dof;
     return data;
 }
 

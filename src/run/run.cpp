@@ -165,6 +165,7 @@ ValueShaping Run::value_shaping() const {
     s.threshold = settings_.noise_shaping_threshold;
     s.factor = settings_.noise_shaping_factor;
     if (noisy_mode()) s.reference = reference_value();  // exact: the largest value itself (NaN)
+    s.mean_dof = settings_.gp_mean_dof;
     return s;
 }
 

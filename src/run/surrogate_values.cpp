@@ -9,6 +9,7 @@ void ValueShaping::write(Writer& out) const {
     out.f64(threshold);
     out.f64(factor);
     out.f64(reference);
+    out.f64(mean_dof);
 }
 
 ValueShaping ValueShaping::read(Reader& in) {
@@ -17,8 +18,10 @@ ValueShaping ValueShaping::read(Reader& in) {
     s.threshold = in.f64();
     s.factor = in.f64();
     s.reference = in.f64();
-    if (!(s.threshold >= 0.0) || !(s.factor >= 0.0) || std::isinf(s.reference))
-        throw_error(Code::format, "the noise shaping of a surrogate's training set is invalid");
+    s.mean_dof = in.f64();
+    if (!(s.threshold >= 0.0) || !(s.factor >= 0.0) || std::isinf(s.reference) || !(s.mean_dof >= 0.0) ||
+        std::isinf(s.mean_dof))
+        throw_error(Code::format, "the noise shaping or mean shape of a surrogate's training set is invalid");
     return s;
 }
 

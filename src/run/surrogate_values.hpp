@@ -1,7 +1,8 @@
 // How a told value becomes a training target of the surrogate: its value (far-low values floored)
-// and its own noise variance (the told SD squared plus noise shaping). The one rule behind every
-// GP training set of the run: training, the search-GP update after each tell and checkpoint
-// replay (EvaluationLog::training_data, EvaluationLog::told_surrogate_point).
+// and its own noise variance (the told SD squared plus noise shaping); and the shape of the prior
+// mean the training set is fitted with. The one rule behind every GP training set of the run:
+// training, the search-GP update after each tell and checkpoint replay
+// (EvaluationLog::training_data, EvaluationLog::told_surrogate_point).
 #pragma once
 #include <algorithm>
 #include <cmath>
@@ -27,6 +28,7 @@ struct ValueShaping {
     // The run's best value (Run::reference_value). NaN: the largest value among the points
     // themselves (the training set, or the values told up to the point told).
     double reference = NAN;
+    double mean_dof = 0.0;  // gp_mean_dof when the set was built: GpData::mean_dof
 
     void write(Writer& out) const;
     static ValueShaping read(Reader& in);

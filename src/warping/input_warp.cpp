@@ -59,7 +59,8 @@ double warp_log_density_shift(const ParameterTransform& from, const ParameterTra
     return to.log_abs_det_linear_stage() - from.log_abs_det_linear_stage();
 }
 
-// PyVBMC warp_gp_and_vp, GP part, with the negative-quadratic mean.
+// PyVBMC warp_gp_and_vp, GP part. The mean moves as its per-coordinate location and width (either
+// mean shape of gp/mean_function.hpp: each coordinate enters through (x_d - xm_d) / omega_d).
 std::vector<double> warp_gp_hyperparameters(const std::vector<double>& theta, const ParameterTransform& from,
                                             const ParameterTransform& to) {
     const int dim = from.dim();

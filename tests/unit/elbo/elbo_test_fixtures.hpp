@@ -31,10 +31,13 @@ inline libvbmc::VariationalPosterior random_vp(int dim, int k, libvbmc::Rng& rng
     return vp;
 }
 
-// GP on n random points of a wiggly log density, one sample per theta in thetas.
-inline libvbmc::Gp random_gp(int dim, int n, libvbmc::Rng& rng, const std::vector<std::vector<double>>& thetas) {
+// GP on n random points of a wiggly log density, one sample per theta in thetas, with the mean
+// shape mean_dof (gp/mean_function.hpp).
+inline libvbmc::Gp random_gp(int dim, int n, libvbmc::Rng& rng, const std::vector<std::vector<double>>& thetas,
+                             double mean_dof = 0.0) {
     libvbmc::Gp gp;
     gp.dim = dim;
+    gp.data.mean_dof = mean_dof;
     gp.data.x = libvbmc::Matrix(n, dim);
     gp.data.y.resize(n);
     gp.data.s2.assign(n, 0.0);

@@ -26,10 +26,10 @@ static double posterior_cov(const Gp& gp, const GpSample& s, const double* a, co
     return gp_kernel(a, b, s.theta.data(), dim) - dot;
 }
 
-static void check_value_and_variance_vs_monte_carlo(bool component_scales) {
+static void check_value_and_variance_vs_monte_carlo(bool component_scales, double mean_dof) {
     Rng rng(11);
     const int dim = 2;
-    Gp gp = random_gp(dim, 25, rng, {make_theta(dim, 0.9, 1.5, 0.05, 0.5, 0.1, 2.0)});
+    Gp gp = random_gp(dim, 25, rng, {make_theta(dim, 0.9, 1.5, 0.05, 0.5, 0.1, 2.0)}, mean_dof);
     VariationalPosterior vp = random_vp(dim, 3, rng, true, component_scales);
     LogJointEstimate est;
     expected_log_joint(vp, gp, false, true, est);
@@ -66,8 +66,10 @@ static void check_value_and_variance_vs_monte_carlo(bool component_scales) {
 }
 
 static void test_value_and_variance_vs_monte_carlo(void**) {
-    check_value_and_variance_vs_monte_carlo(false);
-    check_value_and_variance_vs_monte_carlo(true);
+    for (double mean_dof : {0.0, 4.0}) {  // the heavy-tailed mean's part by quadrature
+        check_value_and_variance_vs_monte_carlo(false, mean_dof);
+        check_value_and_variance_vs_monte_carlo(true, mean_dof);
+    }
 }
 
 static void test_sample_averaging(void**) {
@@ -92,11 +94,11 @@ static void test_sample_averaging(void**) {
     for (size_t i = 0; i < both.grad.size(); ++i) assert_close(both.grad[i], 0.5 * (one.grad[i] + two.grad[i]), 1e-12);
 }
 
-static void check_gradient(bool weights, bool component_scales = false) {
+static void check_gradient(bool weights, bool component_scales = false, double mean_dof = 0.0) {
     Rng rng(weights ? 13 : 14);
     const int dim = 3;
     Gp gp = random_gp(dim, 20, rng, {make_theta(dim, 0.9, 1.1, 0.1, 0.4, -0.1, 1.8),
-                                     make_theta(dim, 1.2, 0.9, 0.05, 0.1, 0.1, 2.2)});
+                                     make_theta(dim, 1.2, 0.9, 0.05, 0.1, 0.1, 0.6)}, mean_dof);
     VariationalPosterior vp = random_vp(dim, 3, rng, weights, component_scales);
     const std::vector<double> theta = vp.get_theta();
     LogJointEstimate est;
@@ -119,6 +121,12 @@ static void test_gradient_component_scales(void**) {
     check_gradient(false, true);
     check_gradient(true, true);
 }
+// The heavy-tailed mean (the second sample's omega 0.6 puts components well into its tails).
+static void test_gradient_heavy_tailed_mean(void**) {
+    check_gradient(false, false, 4.0);
+    check_gradient(true, true, 4.0);
+    check_gradient(true, false, 1.5);
+}
 
 int main(void) {
     const struct CMUnitTest tests[] = {
@@ -127,6 +135,7 @@ int main(void) {
         cmocka_unit_test(test_gradient_fixed_weights),
         cmocka_unit_test(test_gradient_free_weights),
         cmocka_unit_test(test_gradient_component_scales),
+        cmocka_unit_test(test_gradient_heavy_tailed_mean),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -90,7 +90,7 @@ static void test_independent_latent_noise_shifts_its_functions_by_half_its_varia
     record.data.x = Matrix(0, 2);
     const double far[2] = {40.0, 40.0};
     record.data.x.append_row(far, 2);
-    record.data.y.push_back(gp_mean(far, record.thetas[0].data(), 2));
+    record.data.y.push_back(gp_mean(far, record.thetas[0].data(), 2, record.data.mean_dof));
     record.data.s2.push_back(0.0);
     const VariationalPosterior q = diagonal_mixture({1.0}, {kMean}, {kSd});
     const EvidenceParts parts = importance_evidence(q, record.build(), settings(2000, 400, 200, 10), 4);

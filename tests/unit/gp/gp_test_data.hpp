@@ -107,11 +107,13 @@ inline libvbmc::Matrix dense_covariance(const libvbmc::GpData& data, const std::
     return c;
 }
 
-inline double dense_mean(const double* x, const std::vector<double>& theta, int dim) {
+// m(x) written out: the negative quadratic (dof 0) or m0 - (dof/2) sum_d log(1 + z_d^2/dof).
+inline double dense_mean(const double* x, const std::vector<double>& theta, int dim, double dof = 0.0) {
     double q = 0.0;
     for (int d = 0; d < dim; ++d) {
         const double omega = std::exp(theta[libvbmc::hyp::log_omega(dim, d)]);
-        q += std::pow((x[d] - theta[libvbmc::hyp::xm(dim, d)]) / omega, 2);
+        const double z2 = std::pow((x[d] - theta[libvbmc::hyp::xm(dim, d)]) / omega, 2);
+        q += dof > 0.0 ? dof * std::log(1.0 + z2 / dof) : z2;
     }
     return theta[libvbmc::hyp::m0(dim)] - 0.5 * q;
 }

@@ -17,18 +17,22 @@ static void test_kernel_and_mean_formulas(void**) {
     assert_close(gp_kernel(x1, x2, theta.data(), dim), 1.7 * 1.7 * std::exp(-0.5 * r2), 1e-14);
     assert_close(gp_kernel(x1, x1, theta.data(), dim), 1.7 * 1.7, 1e-14);
     const double q = std::pow(0.2 / 1.0, 2) + std::pow(-0.8 / 2.0, 2) + std::pow(1.7 / 0.5, 2);
-    assert_close(gp_mean(x1, theta.data(), dim), 2.0 - 0.5 * q, 1e-14);
+    assert_close(gp_mean(x1, theta.data(), dim, 0.0), 2.0 - 0.5 * q, 1e-14);
+    // Heavy tails, nu = 4: m0 - 2 sum_d log(1 + z_d^2 / 4).
+    const double t = std::log(1.0 + 0.04 / 4.0) + std::log(1.0 + 0.16 / 4.0) + std::log(1.0 + 11.56 / 4.0);
+    assert_close(gp_mean(x1, theta.data(), dim, 4.0), 2.0 - 2.0 * t, 1e-14);
 }
 
-static void test_posterior_and_prediction_match_dense(void**) {
-    Rng rng(11);
+// The posterior's alpha and the predictions against the dense formulas, for one mean shape.
+static void check_posterior_and_prediction(Rng& rng, double dof) {
     const int dim = 2, n = 12, m = 5;
-    const GpData data = make_data(n, dim, rng, true);
+    GpData data = make_data(n, dim, rng, true);
+    data.mean_dof = dof;
     const std::vector<double> theta = make_theta(dim, rng);
     const GpSample sample = gp_posterior(data, theta);
     const Matrix c_inv = dense_inverse(dense_covariance(data, theta), nullptr);
     std::vector<double> resid(n);
-    for (int i = 0; i < n; ++i) resid[i] = data.y[i] - dense_mean(data.x.row(i), theta, dim);
+    for (int i = 0; i < n; ++i) resid[i] = data.y[i] - dense_mean(data.x.row(i), theta, dim, dof);
     for (int i = 0; i < n; ++i) {
         double a = 0.0;
         for (int j = 0; j < n; ++j) a += c_inv(i, j) * resid[j];
@@ -41,7 +45,7 @@ static void test_posterior_and_prediction_match_dense(void**) {
     for (int s = 0; s < m; ++s) {
         std::vector<double> k(n);
         for (int i = 0; i < n; ++i) k[i] = gp_kernel(data.x.row(i), xs.row(s), theta.data(), dim);
-        double mu = dense_mean(xs.row(s), theta, dim), quad = 0.0;
+        double mu = dense_mean(xs.row(s), theta, dim, dof), quad = 0.0;
         for (int i = 0; i < n; ++i)
             for (int j = 0; j < n; ++j) {
                 mu += k[i] * c_inv(i, j) * resid[j];
@@ -50,6 +54,11 @@ static void test_posterior_and_prediction_match_dense(void**) {
         assert_close(mean[s], mu, 1e-9);
         assert_close(var[s], std::exp(2.0 * theta[hyp::log_sf(dim)]) - quad, 1e-9);
     }
+}
+
+static void test_posterior_and_prediction_match_dense(void**) {
+    Rng rng(11);
+    for (double dof : {0.0, 4.0}) check_posterior_and_prediction(rng, dof);
 }
 
 static void test_predict_averages_samples(void**) {

@@ -120,8 +120,8 @@ static void test_mean_rows_equal_scalar_mean(void**) {
     Matrix xs(m, dim);
     for (double& v : xs.data) v = 6.0 * rng.uniform() - 3.0;
     std::vector<double> rows(m);
-    gp_mean_rows(xs.data.data(), m, theta.data(), dim, rows.data());
-    for (int j = 0; j < m; ++j) assert_true(rows[j] == gp_mean(xs.row(j), theta.data(), dim));
+    gp_mean_rows(xs.data.data(), m, theta.data(), dim, 0.0, rows.data());
+    for (int j = 0; j < m; ++j) assert_true(rows[j] == gp_mean(xs.row(j), theta.data(), dim, 0.0));
 }
 
 int main(void) {

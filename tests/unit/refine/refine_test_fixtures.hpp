@@ -75,7 +75,7 @@ inline libvbmc::SurrogateRecord gaussian_surrogate(const std::vector<double>& me
     const std::vector<double> theta = gaussian_mean_theta(mean, sd, 1.0, 1e-3, 1e-4, 2.0);
     libvbmc::SurrogateRecord record;
     record.data = grid_data(std::vector<double>(mean.size(), -3.0), std::vector<double>(mean.size(), 3.0),
-                            std::vector<int>(mean.size(), 5), [&](const double* x) { return libvbmc::gp_mean(x, theta.data(), dim); });
+                            std::vector<int>(mean.size(), 5), [&](const double* x) { return libvbmc::gp_mean(x, theta.data(), dim, 0.0); });
     record.thetas = {theta};
     return record;
 }

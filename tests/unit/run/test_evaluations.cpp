@@ -139,6 +139,14 @@ static void test_builder_and_tell_agree(void**) {
     s.reference = NAN;
     const GpData own = log.training_data(log.training_index(), 1, s);
     assert_close(own.s2[4], 1.0 + std::pow(0.05 * (300.0 - 0.5 - 10.0), 2), 1e-10);
+    assert_close(own.mean_dof, 0.0, 0.0);
+    // The mean shape travels with the recipe, and through a checkpoint.
+    s.mean_dof = 4.0;
+    assert_close(log.training_data(log.training_index(), 1, s).mean_dof, 4.0, 0.0);
+    Writer out;
+    s.write(out);
+    Reader in(out.bytes().data(), out.bytes().size());
+    assert_close(ValueShaping::read(in).mean_dof, 4.0, 0.0);
 }
 
 int main(void) {

@@ -47,6 +47,20 @@ static void test_noisy_stable_window_is_half_the_budget(void**) {
     assert_int_equal(Settings::resolve(options, 3).tol_stable_count, 90);
 }
 
+// The GP's mean is heavy-tailed in noisy mode (nu = 4) unless the user sets gp_mean_dof; exact
+// runs keep the quadratic.
+static void test_noisy_mode_mean_shape(void**) {
+    assert_close(defaults(3).gp_mean_dof, 0.0, 0.0);
+    OptionValues options;
+    options.set_number("specify_target_noise", 1.0);
+    assert_close(Settings::resolve(options, 3).gp_mean_dof, 4.0, 0.0);
+    options.set_number("gp_mean_dof", 0.0);
+    assert_close(Settings::resolve(options, 3).gp_mean_dof, 0.0, 0.0);
+    OptionValues exact;
+    exact.set_number("gp_mean_dof", 10.0);
+    assert_close(Settings::resolve(exact, 3).gp_mean_dof, 10.0, 0.0);
+}
+
 // A noisy run may stop as stable only once it has spent the noisy budget 75 (D + 2), or
 // max_fun_evals when that is smaller, unless the user sets min_fun_evals; exact runs keep 5 D.
 static void test_noisy_runs_spend_the_noisy_budget(void**) {
@@ -251,6 +265,7 @@ int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_stable_window_is_evaluations_over_batch_size),
         cmocka_unit_test(test_noisy_stable_window_is_half_the_budget),
+        cmocka_unit_test(test_noisy_mode_mean_shape),
         cmocka_unit_test(test_noisy_runs_spend_the_noisy_budget),
         cmocka_unit_test(test_noisy_mode_samples_pyvbmc_gp_count),
         cmocka_unit_test(test_reliability_index_matches_its_definition),

@@ -244,8 +244,8 @@ static void test_gp_predictions_match_at_mapped_points(void**) {
             assert_close(mean_new[n], mean_old[n] + shift, 1e-8 * (1.0 + std::fabs(mean_old[n])));
             assert_close(var_new[n], var_old[n], 1e-8 * (1.0 + var_old[n]));
             // The mean functions agree too, at the mapped points.
-            assert_close(gp_mean(warped_points.row(n), warped_theta.data(), kDim),
-                         gp_mean(test_points.row(n), theta.data(), kDim) + shift, 1e-9);
+            assert_close(gp_mean(warped_points.row(n), warped_theta.data(), kDim, 0.0),
+                         gp_mean(test_points.row(n), theta.data(), kDim, 0.0) + shift, 1e-9);
         }
     }
 }
