@@ -77,17 +77,21 @@ double gp_log_marginal_likelihood(const GpData& data, const std::vector<double>&
     triangular_solve(work.chol, true, alpha.data());
 
     std::vector<double>& g = *grad;
-    // Mean hyperparameters: alpha^T dm/dtheta.
+    // Mean hyperparameters: alpha^T dm/dtheta (the heavy-tailed mean's slope carries a factor).
+    std::vector<double> inv_omega2(static_cast<size_t>(dim)), inv_omega(static_cast<size_t>(dim));
+    for (int d = 0; d < dim; ++d) {
+        inv_omega2[static_cast<size_t>(d)] = std::exp(-2.0 * theta[hyp::log_omega(dim, d)]);
+        inv_omega[static_cast<size_t>(d)] = std::sqrt(inv_omega2[static_cast<size_t>(d)]);
+    }
     for (int i = 0; i < n; ++i) {
         const double a = alpha[static_cast<size_t>(i)];
         const double* xi = data.x.row(i);
         g[static_cast<size_t>(hyp::m0(dim))] += a;
         for (int d = 0; d < dim; ++d) {
-            const double inv_omega2 = std::exp(-2.0 * theta[hyp::log_omega(dim, d)]);
             const double dx = xi[d] - theta[hyp::xm(dim, d)];
-            const double factor = mean_rho_slope_factor(dx * std::sqrt(inv_omega2), data.mean_dof);
-            g[static_cast<size_t>(hyp::xm(dim, d))] += a * dx * inv_omega2 * factor;
-            g[static_cast<size_t>(hyp::log_omega(dim, d))] += a * dx * dx * inv_omega2 * factor;
+            const double factor = mean_rho_slope_factor(dx * inv_omega[static_cast<size_t>(d)], data.mean_dof);
+            g[static_cast<size_t>(hyp::xm(dim, d))] += a * dx * inv_omega2[static_cast<size_t>(d)] * factor;
+            g[static_cast<size_t>(hyp::log_omega(dim, d))] += a * dx * dx * inv_omega2[static_cast<size_t>(d)] * factor;
         }
     }
 
