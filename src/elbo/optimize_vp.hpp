@@ -32,8 +32,8 @@ ElboEstimate optimize_vp(VariationalPosterior& vp, const Gp& gp, const VpOptimSe
 // PyVBMC VBMC.final_boost: one more optimisation with max(K, min_final_components) components,
 // ns_ent_boost entropy samples, no pruning, weights free, no warm-up, up to 10000 Adam iterations.
 // Unlike PyVBMC, the boost starts from vp with its components split (vp_split_components), each
-// component with its own diagonal scale when s.boost_component_scales, and vp is left as it was
-// (rescored precisely) when the boosted fit scores lower.
+// component with its own diagonal scale when s.boost_component_scales, without a sieve of jittered
+// starts, and vp is left as it was (rescored precisely) when the boosted fit scores lower.
 ElboEstimate vp_final_boost(VariationalPosterior& vp, const Gp& gp, const VpOptimSettings& s, Rng& rng);
 
 }  // namespace libvbmc

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <utility>
 
 #include "gp/loo.hpp"
 #include "util/math.hpp"
@@ -94,6 +95,16 @@ ReliabilityCheck ReliabilityCheck::read(Reader& in) {
     const int64_t n = in.bounded(0, 16, "reliability problem count");
     for (int64_t i = 0; i < n; ++i) c.problems.push_back(in.text());
     return c;
+}
+
+bool prefer_unboosted(const ReliabilityCheck& boosted, const std::function<ReliabilityCheck()>& check_unboosted,
+                      ReliabilityCheck& verdict) {
+    verdict = boosted;
+    if (boosted.reliable()) return false;
+    ReliabilityCheck unboosted = check_unboosted();
+    if (!unboosted.reliable()) return false;
+    verdict = std::move(unboosted);
+    return true;
 }
 
 double best_value_rise(const std::vector<double>& told_values, int window) {

@@ -3,6 +3,7 @@
 // posterior. A result that fails them is reported as unreliable, with the reasons, never as
 // converged (issue "never report a wrong answer as converged").
 #pragma once
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -36,6 +37,14 @@ struct ReliabilityCheck {
 // Checks the surrogate gp (transformed space) against the posterior vp fitted to it, whose ELBO
 // has SD elbo_sd; noise_sd is the typical noise SD told (0 for an exact target). Deterministic.
 ReliabilityCheck check_reliability(const Gp& gp, const VariationalPosterior& vp, double elbo_sd, double noise_sd);
+
+// After the final boost: whether the unboosted posterior is returned instead of the boosted one,
+// which `boosted` checked. It is when that check refuses the boosted posterior and
+// check_unboosted (called only then) accepts the unboosted one: a boost must not turn a result
+// the library stands behind into one it does not. verdict receives the check of the posterior
+// returned.
+bool prefer_unboosted(const ReliabilityCheck& boosted, const std::function<ReliabilityCheck()>& check_unboosted,
+                      ReliabilityCheck& verdict);
 
 // How far the best of the told log joints (in told order; NaN for a failed evaluation) rose over
 // the last `window` of them: max of all minus max of those before; 0 when none before is finite

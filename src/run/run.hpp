@@ -212,6 +212,8 @@ private:
     void log_locate_row() const;
     // The reliability checks of a result, with the run's own still-climbing check (run/iteration.cpp).
     ReliabilityCheck check_result(const Gp& gp, const VariationalPosterior& vp, double elbo_sd) const;
+    // The final boost of the chosen posterior into final_, undone if it makes the result unreliable.
+    ReliabilityCheck boost_final(const IterationRecord& chosen, const Gp& gp);
     double box_excess(const VariationalPosterior& vp) const;
 
     // Fixed at creation.

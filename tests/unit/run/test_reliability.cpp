@@ -1,7 +1,7 @@
 // The reliability checks: a surrogate that knows a Gaussian target passes with the posterior on
 // the data; deliberately broken surrogates and posteriors are refused, each for its reason; the
-// rise of the best told value over a window; the leave-one-out formula against refitting without
-// the point.
+// rise of the best told value over a window; when the unboosted posterior replaces the boosted
+// one; the leave-one-out formula against refitting without the point.
 #include "run/reliability.hpp"
 
 #include <cmath>
@@ -97,6 +97,34 @@ static void test_an_uncertain_elbo_is_refused(void**) {
     assert_false(check_reliability(gp, gaussian(0.0, 1.0), NAN, 0.0).reliable());
 }
 
+// The unboosted posterior replaces the boosted one only when the boosted one is refused and the
+// unboosted one passes; it is checked only when needed, and the verdict is that of the posterior kept.
+static void test_the_boost_gives_way_only_to_a_reliable_unboosted_posterior(void**) {
+    const Gp gp = gp_from_samples(data(60, 0.0, 0.0), {theta(1.0, 3.0, 1e-3, 0.0)});
+    const ReliabilityCheck on_data = check_reliability(gp, gaussian(0.0, 1.0), 0.01, 0.0);
+    const ReliabilityCheck off_data = check_reliability(gp, gaussian(8.0, 0.5), 0.01, 0.0);
+    assert_true(on_data.reliable());
+    assert_false(off_data.reliable());
+    int calls = 0;
+    ReliabilityCheck verdict;
+    auto unboosted = [&](const ReliabilityCheck& c) {
+        return [&calls, c] {
+            ++calls;
+            return c;
+        };
+    };
+    assert_true(prefer_unboosted(off_data, unboosted(on_data), verdict));
+    assert_true(verdict.reliable());
+    assert_int_equal(calls, 1);
+    assert_false(prefer_unboosted(off_data, unboosted(off_data), verdict));
+    assert_false(verdict.reliable());
+    assert_close(verdict.mass_unexplored, off_data.mass_unexplored, 0.0);
+    assert_int_equal(calls, 2);
+    assert_false(prefer_unboosted(on_data, unboosted(off_data), verdict));
+    assert_true(verdict.reliable());
+    assert_int_equal(calls, 2);
+}
+
 // Eq. 5.12 against the GP refitted without point i: same mean, same predictive variance.
 // The best value's rise over the last `window` told values, failed ones (NaN) left out.
 static void test_the_best_values_rise_over_the_window(void**) {
@@ -138,6 +166,7 @@ int main(void) {
         cmocka_unit_test(test_a_posterior_above_the_data_is_refused),
         cmocka_unit_test(test_an_uncertain_elbo_is_refused),
         cmocka_unit_test(test_the_best_values_rise_over_the_window),
+        cmocka_unit_test(test_the_boost_gives_way_only_to_a_reliable_unboosted_posterior),
         cmocka_unit_test(test_leave_one_out_matches_refitting),
     };
     return cmocka_run_group_tests(tests, nullptr, nullptr);
