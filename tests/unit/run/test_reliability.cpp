@@ -125,7 +125,6 @@ static void test_the_boost_gives_way_only_to_a_reliable_unboosted_posterior(void
     assert_int_equal(calls, 2);
 }
 
-// Eq. 5.12 against the GP refitted without point i: same mean, same predictive variance.
 // The best value's rise over the last `window` told values, failed ones (NaN) left out.
 static void test_the_best_values_rise_over_the_window(void**) {
     const std::vector<double> climbing = {-9.0, -5.0, NAN, -7.0, -2.0, -3.5, -1.0};
@@ -137,6 +136,7 @@ static void test_the_best_values_rise_over_the_window(void**) {
     assert_close(best_value_rise({NAN, NAN, -4.0}, 1), 0.0, 0.0);  // no finite value before: no rise
 }
 
+// Eq. 5.12 against the GP refitted without point i: same mean, same predictive variance.
 static void test_leave_one_out_matches_refitting(void**) {
     GpData d = data(15, 0.3, 2.0);
     const std::vector<double> t = theta(0.8, 1.5, 0.1, 0.2);
